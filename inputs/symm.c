@@ -1,0 +1,108 @@
+/* symm.c -- symmetric matrix multiply C = alpha*A*B + beta*C, A symmetric (lower triangle used)
+ *
+ * Part of the polycuda test inputs.  Sizes: -DMINI_DATASET (default),
+ * -DSMALL_DATASET, -DMEDIUM_DATASET, -DLARGE_DATASET, or individual -D<SIZE>=...
+ * Element type: -DDATA_TYPE=... (default double).  Prints every output array.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+/* gcc does not know the scop pragmas; keep -Wall quiet about them. */
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+
+#if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
+    !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET)
+# define MINI_DATASET
+#endif
+
+#if defined(MINI_DATASET)
+# ifndef M
+#  define M 20
+# endif
+# ifndef N
+#  define N 30
+# endif
+#elif defined(SMALL_DATASET)
+# ifndef M
+#  define M 60
+# endif
+# ifndef N
+#  define N 80
+# endif
+#elif defined(MEDIUM_DATASET)
+# ifndef M
+#  define M 200
+# endif
+# ifndef N
+#  define N 240
+# endif
+#elif defined(LARGE_DATASET)
+# ifndef M
+#  define M 1000
+# endif
+# ifndef N
+#  define N 1200
+# endif
+#endif
+
+#ifndef DATA_TYPE
+# define DATA_TYPE double
+#endif
+
+/* Integer element types print with %d, floating ones with %.10e. */
+#define DATA_IS_INTEGER ((DATA_TYPE)0.5 == (DATA_TYPE)0)
+
+static void print_array(const char *name, const DATA_TYPE *a, long count)
+{
+  long i;
+  printf("== %s\n", name);
+  for (i = 0; i < count; i++) {
+    if (DATA_IS_INTEGER)
+      printf("%d", (int)a[i]);
+    else
+      printf("%.10e", (double)a[i]);
+    putchar((i % 8 == 7 || i == count - 1) ? '\n' : ' ');
+  }
+}
+
+static void kernel_symm(int m, int n, DATA_TYPE alpha, DATA_TYPE beta, DATA_TYPE C[M][N],
+                        DATA_TYPE A[M][M], DATA_TYPE B[M][N])
+{
+  int i, j, k;
+  DATA_TYPE temp2;
+
+#pragma scop
+  for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++) {
+      temp2 = 0;
+      for (k = 0; k < i; k++) {
+        C[k][j] += alpha * B[i][j] * A[i][k];
+        temp2 += B[k][j] * A[i][k];
+      }
+      C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[i][i] + alpha * temp2;
+    }
+#pragma endscop
+}
+
+int main(void)
+{
+  static DATA_TYPE C[M][N], A[M][M], B[M][N];
+  DATA_TYPE alpha = 1.5, beta = 1.2;
+  int i, j;
+
+  for (i = 0; i < M; i++)
+    for (j = 0; j < N; j++) {
+      C[i][j] = (DATA_TYPE)((i + j) % 100) / M;
+      B[i][j] = (DATA_TYPE)((N + i - j) % 100) / M;
+    }
+  /* only the lower triangle is read; the upper holds a marker that must not leak in */
+  for (i = 0; i < M; i++)
+    for (j = 0; j < M; j++)
+      A[i][j] = j <= i ? (DATA_TYPE)((i + j) % 100) / M : -999;
+
+  kernel_symm(M, N, alpha, beta, C, A, B);
+
+  print_array("C", &C[0][0], (long)M * N);
+  return 0;
+}

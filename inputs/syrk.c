@@ -1,0 +1,99 @@
+/* syrk.c -- symmetric rank-k update C = alpha*A*A^T + beta*C (lower triangle)
+ *
+ * Part of the polycuda test inputs.  Sizes: -DMINI_DATASET (default),
+ * -DSMALL_DATASET, -DMEDIUM_DATASET, -DLARGE_DATASET, or individual -D<SIZE>=...
+ * Element type: -DDATA_TYPE=... (default double).  Prints every output array.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+/* gcc does not know the scop pragmas; keep -Wall quiet about them. */
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+
+#if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
+    !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET)
+# define MINI_DATASET
+#endif
+
+#if defined(MINI_DATASET)
+# ifndef M
+#  define M 20
+# endif
+# ifndef N
+#  define N 30
+# endif
+#elif defined(SMALL_DATASET)
+# ifndef M
+#  define M 60
+# endif
+# ifndef N
+#  define N 80
+# endif
+#elif defined(MEDIUM_DATASET)
+# ifndef M
+#  define M 200
+# endif
+# ifndef N
+#  define N 240
+# endif
+#elif defined(LARGE_DATASET)
+# ifndef M
+#  define M 1000
+# endif
+# ifndef N
+#  define N 1200
+# endif
+#endif
+
+#ifndef DATA_TYPE
+# define DATA_TYPE double
+#endif
+
+/* Integer element types print with %d, floating ones with %.10e. */
+#define DATA_IS_INTEGER ((DATA_TYPE)0.5 == (DATA_TYPE)0)
+
+static void print_array(const char *name, const DATA_TYPE *a, long count)
+{
+  long i;
+  printf("== %s\n", name);
+  for (i = 0; i < count; i++) {
+    if (DATA_IS_INTEGER)
+      printf("%d", (int)a[i]);
+    else
+      printf("%.10e", (double)a[i]);
+    putchar((i % 8 == 7 || i == count - 1) ? '\n' : ' ');
+  }
+}
+
+static void kernel_syrk(int n, int m, DATA_TYPE alpha, DATA_TYPE beta, DATA_TYPE C[N][N],
+                        DATA_TYPE A[N][M])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j <= i; j++)
+      C[i][j] *= beta;
+    for (int k = 0; k < m; k++)
+      for (int j = 0; j <= i; j++)
+        C[i][j] += alpha * A[i][k] * A[j][k];
+  }
+#pragma endscop
+}
+
+int main(void)
+{
+  static DATA_TYPE C[N][N], A[N][M];
+  DATA_TYPE alpha = 1.5, beta = 1.2;
+
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < M; j++)
+      A[i][j] = (DATA_TYPE)((i * j + 1) % N) / N;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      C[i][j] = (DATA_TYPE)((i * j + 2) % M) / M;
+
+  kernel_syrk(N, M, alpha, beta, C, A);
+
+  print_array("C", &C[0][0], (long)N * N);
+  return 0;
+}

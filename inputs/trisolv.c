@@ -1,0 +1,84 @@
+/* trisolv.c -- triangular solver: forward substitution L*x = b
+ *
+ * Part of the polycuda test inputs.  Sizes: -DMINI_DATASET (default),
+ * -DSMALL_DATASET, -DMEDIUM_DATASET, -DLARGE_DATASET, or individual -D<SIZE>=...
+ * Element type: -DDATA_TYPE=... (default double).  Prints every output array.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+/* gcc does not know the scop pragmas; keep -Wall quiet about them. */
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+
+#if !defined(MINI_DATASET) && !defined(SMALL_DATASET) && \
+    !defined(MEDIUM_DATASET) && !defined(LARGE_DATASET)
+# define MINI_DATASET
+#endif
+
+#if defined(MINI_DATASET)
+# ifndef N
+#  define N 40
+# endif
+#elif defined(SMALL_DATASET)
+# ifndef N
+#  define N 120
+# endif
+#elif defined(MEDIUM_DATASET)
+# ifndef N
+#  define N 400
+# endif
+#elif defined(LARGE_DATASET)
+# ifndef N
+#  define N 2000
+# endif
+#endif
+
+#ifndef DATA_TYPE
+# define DATA_TYPE double
+#endif
+
+/* Integer element types print with %d, floating ones with %.10e. */
+#define DATA_IS_INTEGER ((DATA_TYPE)0.5 == (DATA_TYPE)0)
+
+static void print_array(const char *name, const DATA_TYPE *a, long count)
+{
+  long i;
+  printf("== %s\n", name);
+  for (i = 0; i < count; i++) {
+    if (DATA_IS_INTEGER)
+      printf("%d", (int)a[i]);
+    else
+      printf("%.10e", (double)a[i]);
+    putchar((i % 8 == 7 || i == count - 1) ? '\n' : ' ');
+  }
+}
+
+static void kernel_trisolv(int n, DATA_TYPE L[N][N], DATA_TYPE x[N], DATA_TYPE b[N])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    x[i] = b[i];
+    for (int j = 0; j < i; j++)
+      x[i] -= L[i][j] * x[j];
+    x[i] = x[i] / L[i][i];
+  }
+#pragma endscop
+}
+
+int main(void)
+{
+  static DATA_TYPE L[N][N], x[N], b[N];
+
+  for (int i = 0; i < N; i++) {
+    x[i] = -999;
+    b[i] = i;
+    for (int j = 0; j <= i; j++)
+      L[i][j] = j == i ? (DATA_TYPE)(2 * N) : (DATA_TYPE)((i + N - j + 1) % 7) / 7;
+  }
+
+  kernel_trisolv(N, L, x, b);
+
+  print_array("x", x, N);
+  return 0;
+}

@@ -1,0 +1,29 @@
+//===- AstGeneration.h - Host and kernel ASTs with isl ---------*- C++ -*-===//
+//
+// Stage 5: GpuProgram (schedule with kernel marks) -> host AST + kernel ASTs.
+// Input: the mapped program. Output: `program.host`, where each kernel mark
+// became a launch `kernelN(grid...)`, and `Kernel::ast` for every kernel.
+// Also builds the AST of the C/OpenMP target from a plain schedule.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_ASTGENERATION_H
+#define POLYCUDA_POLYHEDRAL_ASTGENERATION_H
+
+#include "GpuProgram.h"
+
+namespace polycuda::polyhedral {
+
+/// Fills `program.host` and every `Kernel::ast`.
+void generateGpuAsts(GpuProgram &program);
+
+/// The mark placed above loops the C target runs with `omp parallel for`.
+inline constexpr const char *kParallelMark = "omp_parallel";
+
+/// An AST of `schedule` for the C target: each outermost coincident loop is
+/// the child of a mark `omp_parallel`; iterators are named `prefix`N.
+isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
+                           const std::string &prefix);
+
+} // namespace polycuda::polyhedral
+
+#endif

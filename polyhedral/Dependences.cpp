@@ -1,0 +1,65 @@
+//===- Dependences.cpp - Exact dataflow dependences with isl --------------===//
+//
+// Stage 1: Scop -> Dependences (see Dependences.h).
+// RAW is the exact last-writer relation (isl_union_access_info with must
+// sources); WAR and WAW are memory-based (any earlier access), which is what
+// schedule legality needs since the arrays are not expanded.
+//
+//===----------------------------------------------------------------------===//
+#include "Dependences.h"
+
+namespace polycuda::polyhedral {
+
+namespace {
+
+/// Untags `{ [S[i] -> ref[]] -> [T[j] -> ref[]] }` to `{ S[i] -> T[j] }`.
+isl::union_map untag(const isl::union_map &tagged) {
+  return tagged.domain_factor_domain().range_factor_domain();
+}
+
+/// Dependences from `sources` to `sinks`, both tagged, under `schedule`.
+isl::union_map computeTagged(const isl::union_map &sinks,
+                             const isl::union_map &mustSources,
+                             const isl::union_map &maySources,
+                             const isl::union_map &schedule) {
+  isl::union_access_info info(sinks);
+  info = info.set_must_source(mustSources);
+  info = info.set_may_source(maySources);
+  info = info.set_schedule_map(schedule);
+  isl::union_flow flow = info.compute_flow();
+  return flow.get_may_dependence();
+}
+
+} // namespace
+
+Dependences computeDependences(const Scop &scop) {
+  isl::union_map taggedReads = scop.taggedAccesses(true, false, false);
+  isl::union_map taggedMust = scop.taggedAccesses(false, true, false);
+  isl::union_map taggedMay = scop.taggedAccesses(false, false, true);
+  isl::union_map taggedWrites = taggedMust.unite(taggedMay);
+
+  // Tag the schedule too: { [S[i] -> ref[]] -> [t] }.
+  isl::union_map tagDomains = taggedReads.unite(taggedWrites).domain().unwrap();
+  isl::union_map taggedSchedule =
+      tagDomains.domain_map().apply_range(scop.originalSchedule);
+
+  Dependences deps;
+  deps.taggedFlow =
+      computeTagged(taggedReads, taggedMust, taggedMay, taggedSchedule);
+  deps.flow = untag(deps.taggedFlow);
+
+  // Memory-based WAR and WAW: every earlier access is a source, so all of
+  // them are may sources (must sources would kill older ones).
+  isl::union_map empty = isl::union_map::empty(scop.ctx);
+  deps.anti = untag(computeTagged(taggedWrites, empty, taggedReads,
+                                  taggedSchedule));
+  deps.output = untag(computeTagged(taggedWrites, empty, taggedWrites,
+                                    taggedSchedule));
+  isl::set context = scop.context;
+  deps.flow = deps.flow.intersect_params(context).coalesce();
+  deps.anti = deps.anti.intersect_params(context).coalesce();
+  deps.output = deps.output.intersect_params(context).coalesce();
+  return deps;
+}
+
+} // namespace polycuda::polyhedral

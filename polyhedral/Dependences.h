@@ -1,0 +1,34 @@
+//===- Dependences.h - Exact dataflow dependences with isl -----*- C++ -*-===//
+//
+// Stage 1 of the polyhedral pipeline: Scop -> Dependences.
+// Input: the statements' domains, tagged accesses and original schedule.
+// Output: flow (RAW), anti (WAR) and output (WAW) dependences as union maps
+// between statement instances, `{ S[i] -> T[j] }`, restricted to the context.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_DEPENDENCES_H
+#define POLYCUDA_POLYHEDRAL_DEPENDENCES_H
+
+#include "Scop.h"
+
+namespace polycuda::polyhedral {
+
+/// The dependences of one scop. Each relation is `{ S[i] -> T[j] }` with the
+/// source instance executing before the sink in the original schedule.
+struct Dependences {
+  isl::union_map flow;   ///< RAW: exact last writer (must) plus may sources.
+  isl::union_map anti;   ///< WAR: a read followed by a later write.
+  isl::union_map output; ///< WAW: a write followed by a later write.
+  /// Tagged flow dependences `{ [S[i] -> ref[]] -> [T[j] -> ref[]] }`.
+  isl::union_map taggedFlow;
+
+  /// flow ∪ anti ∪ output: everything a legal schedule must respect.
+  isl::union_map all() const { return flow.unite(anti).unite(output); }
+};
+
+/// Computes the dependences of `scop` with isl's dataflow analysis.
+Dependences computeDependences(const Scop &scop);
+
+} // namespace polycuda::polyhedral
+
+#endif

@@ -1,0 +1,38 @@
+//===- GpuMapping.h - Kernels, blocks and threads from a schedule -*- C++ -*-===//
+//
+// Stage 3: schedule tree -> GpuProgram (kernels and their mapping).
+// Input: a legal schedule tree with coincident band members.
+// Output: the tree with a mark "kernelN" above each kernel; for each kernel
+// its instances, mapped members, block sizes and kernel schedule.
+// Outermost bands with leading coincident members become kernels (up to three
+// members mapped to blocks and threads); sequential bands above them stay on
+// the host; subtrees without any parallelism become one-thread kernels, so
+// that data never leaves the device between kernels.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_GPUMAPPING_H
+#define POLYCUDA_POLYHEDRAL_GPUMAPPING_H
+
+#include "GpuProgram.h"
+
+#include <map>
+
+namespace polycuda::polyhedral {
+
+struct GpuMappingOptions {
+  /// Block sizes per kernel id, innermost mapped member first is NOT implied:
+  /// sizes are given in hardware order x, y, z.
+  std::map<unsigned, std::vector<unsigned>> blockSizes;
+  /// Defaults per number of mapped members, in hardware order x, y, z.
+  std::vector<unsigned> default1D = {256};
+  std::vector<unsigned> default2D = {32, 8};
+  std::vector<unsigned> default3D = {32, 4, 2};
+};
+
+/// Marks kernels in `program.schedule` and fills `program.kernels` (without
+/// ASTs). `program.scop` and `program.schedule` must be set.
+void mapToGpu(GpuProgram &program, const GpuMappingOptions &options);
+
+} // namespace polycuda::polyhedral
+
+#endif

@@ -1,0 +1,99 @@
+//===- GpuProgram.h - The mapped program: host part and kernels -*- C++ -*-===//
+//
+// The output of the polyhedral pipeline, read by the printers and the report.
+// Every decision (kernels, mapping, sizes, transfers) is stored here; printers
+// never schedule or map anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_GPUPROGRAM_H
+#define POLYCUDA_POLYHEDRAL_GPUPROGRAM_H
+
+#include "Dependences.h"
+#include "Scop.h"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace polycuda::polyhedral {
+
+/// Names used in generated code, chosen not to clash with the user's.
+struct CodeNames {
+  std::string hostIterator = "c";   ///< host loops: c0, c1, ...
+  std::string kernelIterator = "k"; ///< kernel loops: k0, k1, ...
+  std::string blockId = "b";        ///< block index per mapped member
+  std::string threadId = "t";       ///< thread index per mapped member
+  std::string devicePrefix = "dev_"; ///< device copy of array A: dev_A
+};
+
+/// One kernel: the instances below one band (or one subtree without
+/// parallelism) executed by one launch per host iteration.
+struct Kernel {
+  unsigned id = 0;
+  /// Statement instances, `[params, c] -> { S[i] }`, with the enclosing host
+  /// loop iterators c as parameters.
+  isl::union_set domain;
+  /// Number of host loop iterators in scope at the launch (c0..c{n-1}).
+  unsigned hostDepth = 0;
+  /// Band members mapped to blocks/threads (0 when the kernel runs on one
+  /// thread because its subtree carries dependences everywhere).
+  unsigned numMapped = 0;
+  /// Per mapped member: block size (= tile size) and hardware dimension
+  /// (0 = x, 1 = y, 2 = z).
+  std::vector<unsigned> blockSize;
+  std::vector<unsigned> hardwareDim;
+  /// Statement instances without host parameters, `[params] -> { S[i] }`.
+  isl::union_set instances;
+  /// Per mapped member, its schedule `{ S[i] -> [s] }`.
+  std::vector<isl::union_map> memberSchedules;
+  /// The kernel schedule `[params, c, b, t] -> { S[i] -> [s] }`, the mapped
+  /// members pinned to `T * (b + offset) + t`.
+  isl::union_map schedule;
+  /// Context of the kernel AST: parameters, host iterators, block/thread ids.
+  isl::set context;
+  /// Device AST; user nodes call statements `S(i...)`.
+  isl::ast_node ast;
+  /// Arrays the kernel accesses (indices into Scop::arrays).
+  std::vector<unsigned> arrays;
+  /// The statements of the kernel, for the report.
+  std::vector<std::string> statements;
+};
+
+/// The lexicographically first and last element of a set of array elements,
+/// one function of the parameters per dimension. Row-major linearization of
+/// `first` and `last` bounds the contiguous range that holds the set.
+struct ElementRange {
+  std::vector<isl::pw_aff> first;
+  std::vector<isl::pw_aff> last;
+};
+
+/// The device copy of one array: allocated up to the last accessed element,
+/// copied in over the accessed range, copied out over the written range.
+struct Transfer {
+  unsigned array = 0;
+  bool toDevice = false;
+  bool toHost = false;
+  ElementRange accessed;
+  ElementRange written;
+};
+
+/// The GPU program of one scop.
+struct GpuProgram {
+  const Scop *scop = nullptr;
+  Dependences deps;
+  isl::schedule schedule;   ///< With a mark "kernelN" above each kernel.
+  bool scheduleIsFallback = false;
+  std::string fallbackReason;
+  CodeNames names;
+  /// Host AST. A kernel launch is a user node `kernelN(grid0, grid1, ...)`
+  /// with one grid extent per mapped member, in member order.
+  isl::ast_node host;
+  /// A deque: isl objects cannot be copied while null, so kernels are
+  /// built in place.
+  std::deque<Kernel> kernels;
+  std::vector<Transfer> transfers;
+};
+
+} // namespace polycuda::polyhedral
+
+#endif

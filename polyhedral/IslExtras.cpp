@@ -1,0 +1,200 @@
+//===- IslExtras.cpp - isl helpers missing from isl/cpp.h -----------------===//
+#include "IslExtras.h"
+
+#include <isl/aff.h>
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+
+namespace polycuda::polyhedral {
+
+std::vector<isl::map> mapsOf(const isl::union_map &umap) {
+  std::vector<isl::map> result;
+  umap.foreach_map([&](isl::map map) { result.push_back(map); });
+  return result;
+}
+
+std::vector<isl::set> setsOf(const isl::union_set &uset) {
+  std::vector<isl::set> result;
+  uset.foreach_set([&](isl::set set) { result.push_back(set); });
+  return result;
+}
+
+isl::union_map subtreeSchedule(const isl::schedule_node &node) {
+  return isl::manage(
+      isl_schedule_node_get_subtree_schedule_union_map(node.get()));
+}
+
+isl::map outputsToParams(isl::map map, const std::vector<std::string> &names) {
+  isl::ctx ctx = map.ctx();
+  isl_map *raw = map.release();
+  unsigned n = names.size();
+  for (unsigned i = 0; i < n; ++i)
+    raw = isl_map_set_dim_id(raw, isl_dim_out, i,
+                             isl_id_alloc(ctx.get(), names[i].c_str(), nullptr));
+  for (unsigned i = 0; i < n; ++i) {
+    isl_size np = isl_map_dim(raw, isl_dim_param);
+    raw = isl_map_move_dims(raw, isl_dim_param, np, isl_dim_out, 0, 1);
+  }
+  return isl::manage(raw);
+}
+
+isl::pw_aff inputsToParams(isl::pw_aff pa,
+                           const std::vector<std::string> &names) {
+  isl::ctx ctx = pa.ctx();
+  isl_pw_aff *raw = pa.release();
+  unsigned n = names.size();
+  for (unsigned i = 0; i < n; ++i)
+    raw = isl_pw_aff_set_dim_id(raw, isl_dim_in, i,
+                                isl_id_alloc(ctx.get(), names[i].c_str(), nullptr));
+  for (unsigned i = 0; i < n; ++i) {
+    isl_size np = isl_pw_aff_dim(raw, isl_dim_param);
+    raw = isl_pw_aff_move_dims(raw, isl_dim_param, np, isl_dim_in, 0, 1);
+  }
+  raw = isl_pw_aff_reset_tuple_id(raw, isl_dim_in);
+  return isl::manage(raw);
+}
+
+isl::pw_aff paramOn(const isl::space &space, const std::string &name) {
+  isl::ctx ctx = space.ctx();
+  isl_id *id = isl_id_alloc(ctx.get(), name.c_str(), nullptr);
+  isl_space *withParam = isl_space_add_param_id(space.copy(), isl_id_copy(id));
+  return isl::manage(isl_pw_aff_from_aff(
+      isl_aff_param_on_domain_space_id(withParam, id)));
+}
+
+isl::pw_aff liftToSpace(const isl::pw_aff &pa, const isl::space &space) {
+  isl_space *target = isl_space_params(space.copy());
+  target = isl_space_set_from_params(target);
+  isl_space *mapSpace = isl_space_map_from_domain_and_range(space.copy(), target);
+  isl_multi_aff *zero = isl_multi_aff_zero(mapSpace);
+  return isl::manage(isl_pw_aff_pullback_multi_aff(pa.copy(), zero));
+}
+
+isl::schedule_node setCoincident(isl::schedule_node band, int pos,
+                                 bool value) {
+  return isl::manage(
+      isl_schedule_node_band_member_set_coincident(band.release(), pos, value));
+}
+
+bool isCoincident(const isl::schedule_node &band, int pos) {
+  return isl_schedule_node_band_member_get_coincident(band.get(), pos) ==
+         isl_bool_true;
+}
+
+static isl_ast_build *withIterators(isl_ast_build *build,
+                                    const std::string &prefix) {
+  isl_ctx *ctx = isl_ast_build_get_ctx(build);
+  isl_id_list *names = isl_id_list_alloc(ctx, 16);
+  for (int i = 0; i < 64; ++i)
+    names = isl_id_list_add(
+        names,
+        isl_id_alloc(ctx, (prefix + std::to_string(i)).c_str(), nullptr));
+  return isl_ast_build_set_iterators(build, names);
+}
+
+isl::ast_node buildAstFromMap(const isl::set &context,
+                              const isl::union_map &schedule,
+                              const std::string &iteratorPrefix) {
+  isl_ast_build *build = isl_ast_build_from_context(context.copy());
+  build = withIterators(build, iteratorPrefix);
+  isl_ast_node *node =
+      isl_ast_build_node_from_schedule_map(build, schedule.copy());
+  isl_ast_build_free(build);
+  return isl::manage(node);
+}
+
+namespace {
+using MarkFn =
+    std::function<isl::ast_node(const isl::id &, const isl::ast_build &)>;
+
+isl_ast_node *afterMark(isl_ast_node *node, isl_ast_build *build,
+                        void *user) {
+  auto &fn = *static_cast<const MarkFn *>(user);
+  isl::id id = isl::manage(isl_ast_node_mark_get_id(node));
+  isl::ast_build wrapped = isl::manage_copy(build);
+  isl::ast_node replacement = fn(id, wrapped);
+  if (replacement.is_null())
+    return node;
+  isl_ast_node_free(node);
+  return replacement.release();
+}
+} // namespace
+
+isl::ast_node buildAstFromSchedule(const isl::set &context,
+                                   const isl::schedule &schedule,
+                                   const std::string &iteratorPrefix,
+                                   const MarkFn &onMark) {
+  isl_ast_build *build = isl_ast_build_from_context(context.copy());
+  build = withIterators(build, iteratorPrefix);
+  build = isl_ast_build_set_after_each_mark(
+      build, &afterMark, const_cast<MarkFn *>(&onMark));
+  isl_ast_node *node = isl_ast_build_node_from_schedule(build, schedule.copy());
+  isl_ast_build_free(build);
+  return isl::manage(node);
+}
+
+isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
+                           const std::vector<isl::ast_expr> &args) {
+  isl_ast_expr_list *list = isl_ast_expr_list_alloc(ctx.get(), args.size());
+  for (const isl::ast_expr &arg : args)
+    list = isl_ast_expr_list_add(list, arg.copy());
+  isl_ast_expr *fn =
+      isl_ast_expr_from_id(isl_id_alloc(ctx.get(), name.c_str(), nullptr));
+  return isl::manage(isl_ast_node_alloc_user(isl_ast_expr_call(fn, list)));
+}
+
+isl::space namedSetSpace(isl::ctx ctx, const std::string &name,
+                          unsigned dims) {
+  isl_space *space = isl_space_set_alloc(ctx.get(), 0, dims);
+  if (!name.empty())
+    space = isl_space_set_tuple_name(space, isl_dim_set, name.c_str());
+  return isl::manage(space);
+}
+
+isl::map mapFromDomainAndRange(const isl::set &domain, const isl::set &range) {
+  return isl::manage(isl_map_from_domain_and_range(domain.copy(), range.copy()));
+}
+
+isl::union_map flatRangeProduct(const isl::union_map &left,
+                                const isl::union_map &right) {
+  return isl::manage(
+      isl_union_map_flat_range_product(left.copy(), right.copy()));
+}
+
+isl::pw_aff constantOn(const isl::space &space, long value) {
+  isl_local_space *ls = isl_local_space_from_space(space.copy());
+  isl_aff *aff = isl_aff_zero_on_domain(ls);
+  aff = isl_aff_set_constant_si(aff, value);
+  return isl::manage(isl_pw_aff_from_aff(aff));
+}
+
+isl::pw_aff variableOn(const isl::space &space, unsigned pos) {
+  isl_local_space *ls = isl_local_space_from_space(space.copy());
+  return isl::manage(
+      isl_pw_aff_from_aff(isl_aff_var_on_domain(ls, isl_dim_set, pos)));
+}
+
+unsigned setDims(const isl::space &space) {
+  return isl_space_dim(space.get(), isl_dim_out);
+}
+
+isl::pw_aff totalOn(const isl::pw_aff &pa, const isl::set &context) {
+  isl::set domain = pa.domain();
+  isl::set within = context;
+  if (isl_set_is_params(domain.get()) && !isl_set_is_params(within.get()))
+    within = within.params();
+  else if (!isl_set_is_params(domain.get()) && isl_set_is_params(within.get()))
+    within = isl::manage(isl_set_from_params(within.copy()));
+  isl::set rest = within.subtract(domain);
+  if (rest.is_empty())
+    return pa;
+  isl::pw_aff zero = isl::manage(isl_pw_aff_zero_on_domain(
+      isl_local_space_from_space(isl_set_get_space(rest.get()))));
+  return pa.union_add(zero.intersect_domain(rest));
+}
+
+} // namespace polycuda::polyhedral

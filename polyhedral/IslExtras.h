@@ -1,0 +1,79 @@
+//===- IslExtras.h - isl helpers missing from isl/cpp.h --------*- C++ -*-===//
+//
+// The only place where isl's C API is called directly; every result is
+// wrapped immediately with isl::manage.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_ISLEXTRAS_H
+#define POLYCUDA_POLYHEDRAL_ISLEXTRAS_H
+
+#include <isl/cpp.h>
+
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace polycuda::polyhedral {
+
+/// isl's textual form of any isl object.
+template <typename T> std::string toString(const T &object) {
+  std::ostringstream os;
+  os << object;
+  return os.str();
+}
+
+/// All maps of `umap`.
+std::vector<isl::map> mapsOf(const isl::union_map &umap);
+/// All sets of `uset`.
+std::vector<isl::set> setsOf(const isl::union_set &uset);
+/// The subtree schedule of `node`, `{ S[i] -> [s] }`.
+isl::union_map subtreeSchedule(const isl::schedule_node &node);
+/// Names the output dimensions of `map` with `names` and moves them to the
+/// parameters: `{ S[i] -> [c] }` becomes `[c] -> { S[i] -> [] }`.
+isl::map outputsToParams(isl::map map, const std::vector<std::string> &names);
+/// Same for a function of a set space: `{ [c] -> [e] }` becomes
+/// `[c] -> { [] -> [e] }`.
+isl::pw_aff inputsToParams(isl::pw_aff pa,
+                           const std::vector<std::string> &names);
+/// The parameter `name` as a function on `space` (a set space).
+isl::pw_aff paramOn(const isl::space &space, const std::string &name);
+/// A parameter-only `pa` (domain a 0-d set) as a function on `space`.
+isl::pw_aff liftToSpace(const isl::pw_aff &pa, const isl::space &space);
+/// Sets the band member's coincident flag.
+isl::schedule_node setCoincident(isl::schedule_node band, int pos, bool value);
+/// Whether member `pos` of `band` is coincident.
+bool isCoincident(const isl::schedule_node &band, int pos);
+/// Builds an AST from a schedule map with the given iterator prefix.
+isl::ast_node buildAstFromMap(const isl::set &context,
+                              const isl::union_map &schedule,
+                              const std::string &iteratorPrefix);
+/// Builds an AST from a schedule tree; every mark node is replaced by what
+/// `onMark(markId, build)` returns (a user node), if it returns non-null.
+isl::ast_node buildAstFromSchedule(
+    const isl::set &context, const isl::schedule &schedule,
+    const std::string &iteratorPrefix,
+    const std::function<isl::ast_node(const isl::id &, const isl::ast_build &)>
+        &onMark);
+/// A user node `name(args...)`.
+isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
+                           const std::vector<isl::ast_expr> &args);
+/// The set space `name[d0, ..., d{dims-1}]` without parameters.
+isl::space namedSetSpace(isl::ctx ctx, const std::string &name, unsigned dims);
+/// `{ x -> y : x in domain and y in range }`.
+isl::map mapFromDomainAndRange(const isl::set &domain, const isl::set &range);
+/// `{ x -> [a, b] : x -> [a] in left and x -> [b] in right }`.
+isl::union_map flatRangeProduct(const isl::union_map &left,
+                                const isl::union_map &right);
+/// The constant `value` as a function on the set space `space`.
+isl::pw_aff constantOn(const isl::space &space, long value);
+/// Set dimension `pos` of the set space `space` as a function on it.
+isl::pw_aff variableOn(const isl::space &space, unsigned pos);
+/// Number of set (or output) dimensions of `space`.
+unsigned setDims(const isl::space &space);
+/// Replaces `pa` by 0 outside its domain, within `context`.
+isl::pw_aff totalOn(const isl::pw_aff &pa, const isl::set &context);
+
+} // namespace polycuda::polyhedral
+
+#endif

@@ -1,0 +1,21 @@
+//===- MemoryPromotion.h - Where each array lives, host/device copies -*- C++ -*-===//
+//
+// Stage 4: GpuProgram -> GpuProgram with the device copies of every array.
+// Input: the scop's accesses. Output: `program.transfers`, one per accessed
+// array: copied in once before the first kernel over the range it accesses,
+// copied out once after the last kernel over the range it writes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_MEMORYPROMOTION_H
+#define POLYCUDA_POLYHEDRAL_MEMORYPROMOTION_H
+
+#include "GpuProgram.h"
+
+namespace polycuda::polyhedral {
+
+/// Fills `program.transfers`.
+void computeTransfers(GpuProgram &program);
+
+} // namespace polycuda::polyhedral
+
+#endif

@@ -1,0 +1,91 @@
+//===- Pipeline.cpp - The polyhedral stages in order ----------------------===//
+//
+// Reads like a list: each stage is called in order and may be dumped.
+//
+//===----------------------------------------------------------------------===//
+#include "Pipeline.h"
+
+#include "IslExtras.h"
+
+#include "MemoryPromotion.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace polycuda::polyhedral {
+
+namespace {
+
+/// Runs one stage, timing it and turning isl exceptions into errors that
+/// name the stage and the scop.
+template <typename Fn>
+void runStage(const char *stage, const Scop &scop,
+              const PipelineOptions &options, Fn &&fn) {
+  auto start = std::chrono::steady_clock::now();
+  try {
+    fn();
+  } catch (const isl::exception &e) {
+    throw std::runtime_error(std::string("internal compiler error in stage '") +
+                             stage + "' for the scop at " + scop.loc.str() +
+                             ": isl: " + e.what());
+  }
+  if (options.verbose && options.dumpStream) {
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    *options.dumpStream << "polycuda: " << scop.loc.str() << ": stage "
+                        << stage << " took " << ms << " ms\n";
+  }
+}
+
+void dump(const PipelineOptions &options, const char *stage,
+          const std::function<std::string()> &text) {
+  if (options.dumpStream && options.dumpAfter == stage)
+    *options.dumpStream << "// --dump-after=" << stage << "\n"
+                        << text() << "\n";
+}
+
+} // namespace
+
+ScheduleResult runSchedulePipeline(const Scop &scop, Dependences &deps,
+                                   const PipelineOptions &options) {
+  dump(options, "scop", [&] { return scop.str(); });
+  runStage("dependences", scop, options,
+           [&] { deps = computeDependences(scop); });
+  dump(options, "dependences", [&] {
+    return "flow: " + toString(deps.flow) + "\nanti: " + toString(deps.anti) +
+           "\noutput: " + toString(deps.output);
+  });
+  ScheduleResult result;
+  runStage("schedule", scop, options, [&] {
+    result = computeSchedule(scop, deps, options.scheduling);
+  });
+  dump(options, "schedule", [&] { return toString(result.schedule); });
+  return result;
+}
+
+GpuProgram runGpuPipeline(const Scop &scop, const PipelineOptions &options,
+                          const CodeNames &names) {
+  GpuProgram program;
+  program.scop = &scop;
+  program.names = names;
+  ScheduleResult scheduled = runSchedulePipeline(scop, program.deps, options);
+  program.schedule = scheduled.schedule;
+  program.scheduleIsFallback = scheduled.usedFallback;
+  program.fallbackReason = scheduled.fallbackReason;
+  runStage("mapping", scop, options,
+           [&] { mapToGpu(program, options.mapping); });
+  dump(options, "mapping", [&] { return toString(program.schedule); });
+  runStage("memory", scop, options, [&] { computeTransfers(program); });
+  runStage("ast", scop, options, [&] { generateGpuAsts(program); });
+  dump(options, "ast", [&] {
+    std::string text = "host:\n" + program.host.to_C_str();
+    for (const Kernel &kernel : program.kernels)
+      text += "kernel" + std::to_string(kernel.id) + ":\n" +
+              kernel.ast.to_C_str();
+    return text;
+  });
+  return program;
+}
+
+} // namespace polycuda::polyhedral

@@ -1,0 +1,176 @@
+//===- Scheduling.cpp - A legal, parallel schedule from isl ---------------===//
+//
+// Stage 2: Scop + Dependences -> isl schedule tree (see Scheduling.h).
+// isl's scheduler (Pluto-like, Feautrier fallback) is asked for validity on
+// all dependences, proximity on all of them (reuse) and coincidence on all of
+// them (parallel band members). Outer coincidence is required so that outer
+// parallel loops are found before skewing for tilability.
+//
+//===----------------------------------------------------------------------===//
+#include "Scheduling.h"
+
+#include "IslExtras.h"
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/schedule.h>
+
+#include <map>
+
+namespace polycuda::polyhedral {
+
+namespace {
+
+/// Restores the operation limit of a context when leaving scope.
+class OperationLimit {
+public:
+  OperationLimit(isl::ctx ctx, unsigned long limit) : ctx(ctx) {
+    isl_ctx_reset_operations(ctx.get());
+    isl_ctx_set_max_operations(ctx.get(), limit);
+  }
+  ~OperationLimit() {
+    isl_ctx_set_max_operations(ctx.get(), 0);
+    isl_ctx_reset_operations(ctx.get());
+    isl_ctx_reset_error(ctx.get());
+  }
+
+private:
+  isl::ctx ctx;
+};
+
+/// Is `member` (a partial schedule `{ S[i] -> [x] }`) free of dependences
+/// that are not already carried by `prefix` (`{ S[i] -> [p] }`)?
+bool isCoincident(const isl::union_map &deps, const isl::union_map &prefix,
+                  const isl::union_map &member) {
+  isl::union_map sameOuter = prefix.apply_range(prefix.reverse());
+  isl::union_map live = deps.intersect(sameOuter);
+  if (live.is_empty())
+    return true;
+  isl::union_map distance = live.apply_domain(member).apply_range(member);
+  return distance.is_subset(member.range().identity());
+}
+
+struct StmtRef {
+  const Statement *stmt;
+};
+
+/// Builds the tree below `node` for statements `stmts` at loop depth `depth`,
+/// with `prefix` the loop iterators fixed so far.
+isl::schedule_node buildLevel(isl::schedule_node node,
+                              const std::vector<const Statement *> &stmts,
+                              unsigned depth, const isl::union_map &prefix,
+                              const isl::union_map &deps) {
+  isl::ctx ctx = node.ctx();
+  // Group statements by their position at this depth.
+  std::map<int, std::vector<const Statement *>> groups;
+  for (const Statement *stmt : stmts)
+    groups[stmt->beta[depth]].push_back(stmt);
+
+  auto filterOf = [](const std::vector<const Statement *> &group) {
+    isl::union_set filter = isl::union_set::empty(group[0]->domain.ctx());
+    for (const Statement *stmt : group)
+      filter = filter.unite(isl::union_set(stmt->domain));
+    return filter;
+  };
+
+  auto buildGroup = [&](isl::schedule_node at,
+                        const std::vector<const Statement *> &group) {
+    // Statements of one group share the loop at this depth, if any.
+    if (group[0]->iterators.size() <= depth)
+      return at;
+    isl::union_map member = isl::union_map::empty(ctx);
+    for (const Statement *stmt : group) {
+      isl::pw_aff iterator = variableOn(stmt->domain.get_space(), depth);
+      member = member.unite(
+          isl::union_map(iterator.as_map().intersect_domain(stmt->domain)));
+    }
+    isl::multi_union_pw_aff mupa =
+        member.as_union_pw_multi_aff().as_multi_union_pw_aff();
+    at = at.insert_partial_schedule(mupa);
+    bool coincident = isCoincident(deps, prefix, member);
+    at = setCoincident(at, 0, coincident);
+    isl::union_map innerPrefix = flatRangeProduct(prefix, member);
+    at = buildLevel(at.child(0), group, depth + 1, innerPrefix, deps);
+    return at.parent();
+  };
+
+  if (groups.size() == 1)
+    return buildGroup(node, groups.begin()->second);
+
+  isl::union_set_list filters(ctx, groups.size());
+  for (auto &[position, group] : groups)
+    filters = filters.add(filterOf(group));
+  node = node.insert_sequence(filters);
+  unsigned i = 0;
+  for (auto &[position, group] : groups) {
+    node = node.child(i).child(0);
+    node = buildGroup(node, group);
+    node = node.parent().parent();
+    ++i;
+  }
+  return node;
+}
+
+} // namespace
+
+isl::schedule buildOriginalSchedule(const Scop &scop, const Dependences &deps) {
+  isl::union_set domain = scop.domain();
+  isl::schedule schedule = isl::schedule::from_domain(domain);
+  std::vector<const Statement *> stmts;
+  for (const Statement &stmt : scop.statements)
+    stmts.push_back(&stmt);
+  if (stmts.empty())
+    return schedule;
+  isl::union_map prefix = isl::union_map::empty(scop.ctx);
+  for (const Statement &stmt : scop.statements)
+    prefix = prefix.unite(isl::union_map(mapFromDomainAndRange(
+        stmt.domain, isl::set::universe(namedSetSpace(scop.ctx, "", 0)))));
+  isl::schedule_node node = schedule.get_root().child(0);
+  node = buildLevel(node, stmts, 0, prefix, deps.all());
+  return node.get_schedule();
+}
+
+ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
+                               const SchedulingOptions &options) {
+  ScheduleResult result;
+  if (options.useOriginal || scop.statements.empty()) {
+    result.schedule = buildOriginalSchedule(scop, deps);
+    result.usedFallback = options.useOriginal;
+    result.fallbackReason = "the original schedule was requested";
+    return result;
+  }
+  isl::ctx ctx = scop.ctx;
+  isl_options_set_schedule_outer_coincidence(ctx.get(), 1);
+  isl_options_set_schedule_serialize_sccs(ctx.get(), 0);
+  isl_options_set_schedule_maximize_band_depth(ctx.get(), 1);
+  isl_options_set_schedule_whole_component(ctx.get(), 0);
+  isl_options_set_on_error(ctx.get(), ISL_ON_ERROR_CONTINUE);
+
+  isl::union_map all = deps.all();
+  isl_schedule_constraints *sc = isl_schedule_constraints_on_domain(
+      scop.domain().release());
+  sc = isl_schedule_constraints_set_context(sc, scop.context.copy());
+  sc = isl_schedule_constraints_set_validity(sc, all.copy());
+  sc = isl_schedule_constraints_set_proximity(sc, all.copy());
+  sc = isl_schedule_constraints_set_coincidence(sc, all.copy());
+  isl_schedule *computed = nullptr;
+  {
+    OperationLimit limit(ctx, options.maxOperations);
+    computed = isl_schedule_constraints_compute_schedule(sc);
+    if (!computed) {
+      result.usedFallback = true;
+      result.fallbackReason =
+          isl_ctx_last_error(ctx.get()) == isl_error_quota
+              ? "isl's scheduler exceeded its operation limit"
+              : "isl's scheduler failed";
+    }
+  }
+  if (!computed) {
+    result.schedule = buildOriginalSchedule(scop, deps);
+    return result;
+  }
+  result.schedule = isl::manage(computed);
+  return result;
+}
+
+} // namespace polycuda::polyhedral

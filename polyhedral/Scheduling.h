@@ -1,0 +1,43 @@
+//===- Scheduling.h - A legal, parallel schedule from isl ------*- C++ -*-===//
+//
+// Stage 2: Scop + Dependences -> isl schedule tree.
+// Input: the statement domains and all dependences.
+// Output: a schedule tree whose band members are marked coincident where no
+// dependence is carried; every dependence is respected.
+// The scheduler's work is bounded; when it gives up, a simpler legal schedule
+// (the original loop structure, with parallel loops detected) is returned and
+// `usedFallback` says so.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_SCHEDULING_H
+#define POLYCUDA_POLYHEDRAL_SCHEDULING_H
+
+#include "Dependences.h"
+
+namespace polycuda::polyhedral {
+
+struct SchedulingOptions {
+  /// isl operations the scheduler may spend before the fallback is used.
+  unsigned long maxOperations = 20000000;
+  /// Skip isl's scheduler and use the original loop structure.
+  bool useOriginal = false;
+};
+
+struct ScheduleResult {
+  isl::schedule schedule;
+  bool usedFallback = false;
+  std::string fallbackReason;
+};
+
+/// Computes a legal schedule for `scop` respecting `deps`.
+ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
+                               const SchedulingOptions &options);
+
+/// The original execution order as a schedule tree: a sequence per loop body,
+/// a one-member band per loop, each member marked coincident when `deps`
+/// carries nothing along it.
+isl::schedule buildOriginalSchedule(const Scop &scop, const Dependences &deps);
+
+} // namespace polycuda::polyhedral
+
+#endif

@@ -1,0 +1,143 @@
+//===- Scop.h - The polyhedral model of one #pragma scop region -*- C++ -*-===//
+//
+// Stage: the input of the polyhedral pipeline, built by translator/ScopBuilder.
+// Input: nothing (plain data). Output: statements with isl domains, tagged
+// access relations and bodies as a small expression tree of our own.
+// Invariants: every statement domain lives in the parameter space of
+// `context`; every ArrayRef node of a body has exactly one Access.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_SCOP_H
+#define POLYCUDA_POLYHEDRAL_SCOP_H
+
+#include <isl/cpp.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace polycuda::polyhedral {
+
+/// A position in the user's source file.
+struct SourceLoc {
+  std::string file;
+  unsigned line = 0;
+  unsigned col = 0;
+  /// "file:line:col", the form used in diagnostics and runtime messages.
+  std::string str() const;
+};
+
+/// Element types the model supports.
+enum class ElemType { Int, Long, Float, Double };
+
+/// The C spelling of an element type.
+const char *spell(ElemType type);
+
+struct Expr;
+using ExprPtr = std::shared_ptr<Expr>;
+
+/// A node of a statement body. Bodies are printed by every target with the
+/// loop iterators substituted, so they keep the user's structure.
+struct Expr {
+  enum class Kind {
+    IntLit,   ///< `literal` holds the spelling.
+    FloatLit, ///< `literal` holds the spelling (with its f suffix, if any).
+    Iterator, ///< A loop iterator of the statement; `name` is its isl name.
+    Param,    ///< A scop parameter (read-only integer variable).
+    ArrayRef, ///< `name` is the array; `args` the subscripts; `access` the
+              ///< index of its Access in the statement.
+    Unary,    ///< `op` is one of - + ! ~; `args[0]` the operand.
+    Binary,   ///< `op` is a C binary operator; `args` the operands.
+    Ternary,  ///< `args` = {cond, then, else}.
+    Call,     ///< `name` is a math function; `args` its arguments.
+    Cast,     ///< `castType` and `args[0]`.
+  };
+  Kind kind;
+  std::string name;
+  std::string op;
+  std::string literal;
+  std::vector<ExprPtr> args;
+  int access = -1;
+  ElemType castType = ElemType::Double;
+};
+
+/// One array (or scalar, as a 0-d array) of the scop.
+struct Array {
+  std::string name;
+  ElemType type = ElemType::Double;
+  /// Extent of each dimension, a function of the parameters
+  /// `[params] -> { [] -> [e] }`. Empty for scalars.
+  std::vector<isl::pw_aff> extents;
+  /// False for `A[][M]`-style declarations; extents[0] is then 0.
+  bool firstExtentKnown = true;
+  bool isRead = false;
+  bool isWritten = false;
+  /// Declared inside the scop: has no host storage to copy from or to.
+  bool isLocal = false;
+  SourceLoc declLoc;
+  unsigned rank() const { return extents.size(); }
+};
+
+/// One array reference of a statement.
+struct Access {
+  enum class Kind { Read, MustWrite, MayWrite };
+  Kind kind = Kind::Read;
+  unsigned array = 0;
+  /// `[params] -> { S[i] -> A[a] }`.
+  isl::map relation;
+};
+
+/// One assignment statement.
+struct Statement {
+  std::string name; ///< Also the tuple name of `domain`.
+  /// `[params] -> { S[i] : ... }`.
+  isl::set domain;
+  /// isl names of the domain dimensions, outermost first.
+  std::vector<std::string> iterators;
+  /// The loop variable name in the source for each iterator.
+  std::vector<std::string> sourceIterators;
+  std::vector<Access> accesses;
+  /// Position among its siblings at each loop depth (the 2d+1 schedule's
+  /// constant dimensions), outermost first; size = iterators.size() + 1.
+  std::vector<int> beta;
+  ExprPtr lhs;    ///< An ArrayRef.
+  std::string op; ///< "=", "+=", "-=", "*=", "/=".
+  ExprPtr rhs;
+  SourceLoc loc;
+};
+
+/// One `#pragma scop` region.
+struct Scop {
+  isl::ctx ctx;
+  std::string functionName;
+  SourceLoc loc;        ///< The `#pragma scop` line.
+  /// isl names of the parameters; `paramSourceNames` holds the C variable
+  /// each stands for (they differ only where a C name is an isl keyword).
+  std::vector<std::string> params;
+  std::vector<std::string> paramSourceNames;
+  /// `[params] -> { : ... }` constraints known on the parameters.
+  isl::set context;
+  std::vector<Array> arrays;
+  std::vector<Statement> statements;
+  /// The original execution order, `{ S[i] -> [t] }`, all in one space.
+  isl::union_map originalSchedule;
+
+  explicit Scop(isl::ctx ctx) : ctx(ctx) {}
+
+  /// Union of all statement domains, intersected with the context.
+  isl::union_set domain() const;
+  /// `{ S[i] -> A[a] }` of all accesses of the given kinds.
+  isl::union_map accesses(bool reads, bool mustWrites, bool mayWrites) const;
+  /// `{ [S[i] -> ref[]] -> A[a] }`: accesses tagged with a reference id so
+  /// that dependences can be traced back to references.
+  isl::union_map taggedAccesses(bool reads, bool mustWrites,
+                                bool mayWrites) const;
+  const Statement *findStatement(const std::string &name) const;
+  int findArray(const std::string &name) const;
+  /// A human readable dump of the model, for --dump-after=scop.
+  std::string str() const;
+};
+
+} // namespace polycuda::polyhedral
+
+#endif

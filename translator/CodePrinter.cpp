@@ -1,0 +1,315 @@
+//===- CodePrinter.cpp - isl ASTs and statement bodies as C-like code -----===//
+#include "CodePrinter.h"
+
+#include "Check.h"
+
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+
+namespace polycuda::translator {
+
+using polyhedral::Expr;
+
+std::string helperDefinitions(const std::string &q) {
+  std::ostringstream os;
+  os << q << " int " << kFloorDiv << "(int n, int d) {\n"
+     << "  return n >= 0 ? n / d : -((-n + d - 1) / d);\n}\n"
+     << q << " int " << kMin << "(int a, int b) { return a < b ? a : b; }\n"
+     << q << " int " << kMax << "(int a, int b) { return a > b ? a : b; }\n";
+  return os.str();
+}
+
+namespace {
+
+const char *binaryOp(isl_ast_expr_op_type type) {
+  switch (type) {
+  case isl_ast_expr_op_and: return "&&";
+  case isl_ast_expr_op_and_then: return "&&";
+  case isl_ast_expr_op_or: return "||";
+  case isl_ast_expr_op_or_else: return "||";
+  case isl_ast_expr_op_add: return "+";
+  case isl_ast_expr_op_sub: return "-";
+  case isl_ast_expr_op_mul: return "*";
+  case isl_ast_expr_op_div: return "/";
+  case isl_ast_expr_op_pdiv_q: return "/";
+  case isl_ast_expr_op_pdiv_r: return "%";
+  case isl_ast_expr_op_zdiv_r: return "%";
+  case isl_ast_expr_op_eq: return "==";
+  case isl_ast_expr_op_le: return "<=";
+  case isl_ast_expr_op_lt: return "<";
+  case isl_ast_expr_op_ge: return ">=";
+  case isl_ast_expr_op_gt: return ">";
+  default: return nullptr;
+  }
+}
+
+std::string printRaw(isl_ast_expr *expr) {
+  switch (isl_ast_expr_get_type(expr)) {
+  case isl_ast_expr_id: {
+    isl_id *id = isl_ast_expr_get_id(expr);
+    std::string name = isl_id_get_name(id);
+    isl_id_free(id);
+    return name;
+  }
+  case isl_ast_expr_int: {
+    isl_val *v = isl_ast_expr_get_val(expr);
+    char *s = isl_val_to_str(v);
+    std::string text = s;
+    free(s);
+    isl_val_free(v);
+    return text;
+  }
+  case isl_ast_expr_op:
+    break;
+  default:
+    POLYCUDA_CHECK(false) << "unexpected isl AST expression";
+  }
+  isl_ast_expr_op_type type = isl_ast_expr_op_get_type(expr);
+  int n = isl_ast_expr_op_get_n_arg(expr);
+  std::vector<std::string> args;
+  for (int i = 0; i < n; ++i) {
+    isl_ast_expr *arg = isl_ast_expr_op_get_arg(expr, i);
+    args.push_back(printRaw(arg));
+    isl_ast_expr_free(arg);
+  }
+  if (const char *op = binaryOp(type)) {
+    std::string text = "(" + args[0];
+    for (int i = 1; i < n; ++i)
+      text += " " + std::string(op) + " " + args[i];
+    return text + ")";
+  }
+  switch (type) {
+  case isl_ast_expr_op_minus:
+    return "(-" + args[0] + ")";
+  case isl_ast_expr_op_max:
+  case isl_ast_expr_op_min: {
+    const char *fn = type == isl_ast_expr_op_max ? kMax : kMin;
+    std::string text = args[0];
+    for (int i = 1; i < n; ++i)
+      text = std::string(fn) + "(" + text + ", " + args[i] + ")";
+    return text;
+  }
+  case isl_ast_expr_op_fdiv_q:
+    return std::string(kFloorDiv) + "(" + args[0] + ", " + args[1] + ")";
+  case isl_ast_expr_op_cond:
+  case isl_ast_expr_op_select:
+    return "(" + args[0] + " ? " + args[1] + " : " + args[2] + ")";
+  case isl_ast_expr_op_call: {
+    std::string text = args[0] + "(";
+    for (int i = 1; i < n; ++i)
+      text += (i > 1 ? ", " : "") + args[i];
+    return text + ")";
+  }
+  default:
+    POLYCUDA_CHECK(false) << "unsupported isl AST operation " << type;
+  }
+  return "";
+}
+
+} // namespace
+
+std::string printExpr(const isl::ast_expr &expr) {
+  return printRaw(expr.get());
+}
+
+std::string callName(const isl::ast_expr &call) {
+  isl_ast_expr *fn = isl_ast_expr_op_get_arg(call.get(), 0);
+  isl_id *id = isl_ast_expr_get_id(fn);
+  std::string name = isl_id_get_name(id);
+  isl_id_free(id);
+  isl_ast_expr_free(fn);
+  return name;
+}
+
+std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call) {
+  std::vector<isl::ast_expr> args;
+  int n = isl_ast_expr_op_get_n_arg(call.get());
+  for (int i = 1; i < n; ++i)
+    args.push_back(isl::manage(isl_ast_expr_op_get_arg(call.get(), i)));
+  return args;
+}
+
+std::string printParamExpr(const isl::set &context, const isl::pw_aff &pa) {
+  isl_ast_build *build = isl_ast_build_from_context(context.copy());
+  isl_ast_expr *expr = isl_ast_build_expr_from_pw_aff(build, pa.copy());
+  isl_ast_build_free(build);
+  return printExpr(isl::manage(expr));
+}
+
+std::string linearIndex(const polyhedral::Scop &scop,
+                        const polyhedral::Array &array,
+                        const std::vector<std::string> &subscripts) {
+  if (subscripts.empty())
+    return "0";
+  std::string index = subscripts[0];
+  for (size_t d = 1; d < subscripts.size(); ++d)
+    index = "(" + index + ") * (" +
+            printParamExpr(scop.context, array.extents[d]) + ") + " +
+            subscripts[d];
+  return index;
+}
+
+namespace {
+
+int precedence(const Expr &e) {
+  switch (e.kind) {
+  case Expr::Kind::Binary: {
+    static const std::map<std::string, int> prec = {
+        {"*", 13}, {"/", 13}, {"%", 13}, {"+", 12}, {"-", 12},
+        {"<<", 11}, {">>", 11}, {"<", 10}, {"<=", 10}, {">", 10},
+        {">=", 10}, {"==", 9}, {"!=", 9}, {"&", 8}, {"^", 7},
+        {"|", 6}, {"&&", 5}, {"||", 4}};
+    auto it = prec.find(e.op);
+    return it == prec.end() ? 0 : it->second;
+  }
+  case Expr::Kind::Ternary:
+    return 3;
+  case Expr::Kind::Unary:
+  case Expr::Kind::Cast:
+    return 14;
+  default:
+    return 16;
+  }
+}
+
+struct BodyPrinter {
+  const polyhedral::Scop &scop;
+  const polyhedral::Statement &stmt;
+  const std::map<std::string, std::string> &iterators;
+  const ArrayRefPrinter &arrayRef;
+  const std::function<std::string(const std::string &)> &mathName;
+
+  std::string operand(const Expr &e, int parentPrec, bool right) {
+    std::string text = print(e);
+    int p = precedence(e);
+    if (p < parentPrec || (right && p == parentPrec))
+      return "(" + text + ")";
+    return text;
+  }
+
+  std::string print(const Expr &e) {
+    switch (e.kind) {
+    case Expr::Kind::IntLit:
+    case Expr::Kind::FloatLit:
+      return e.literal;
+    case Expr::Kind::Iterator: {
+      auto it = iterators.find(e.name);
+      POLYCUDA_CHECK(it != iterators.end()) << "unbound iterator " << e.name;
+      return "(" + it->second + ")";
+    }
+    case Expr::Kind::Param:
+      return e.name;
+    case Expr::Kind::ArrayRef: {
+      std::vector<std::string> subscripts;
+      for (const polyhedral::ExprPtr &arg : e.args)
+        subscripts.push_back(print(*arg));
+      const polyhedral::Access &access = stmt.accesses[e.access];
+      return arrayRef(scop.arrays[access.array], subscripts);
+    }
+    case Expr::Kind::Unary:
+      return e.op + operand(*e.args[0], 14, false);
+    case Expr::Kind::Cast:
+      return std::string("(") + polyhedral::spell(e.castType) + ")" +
+             operand(*e.args[0], 14, false);
+    case Expr::Kind::Binary: {
+      int p = precedence(e);
+      return operand(*e.args[0], p, false) + " " + e.op + " " +
+             operand(*e.args[1], p, true);
+    }
+    case Expr::Kind::Ternary:
+      return operand(*e.args[0], 4, false) + " ? " + operand(*e.args[1], 3, false) +
+             " : " + operand(*e.args[2], 3, false);
+    case Expr::Kind::Call: {
+      std::string text = mathName(e.name) + "(";
+      for (size_t i = 0; i < e.args.size(); ++i)
+        text += (i ? ", " : "") + print(*e.args[i]);
+      return text + ")";
+    }
+    }
+    return "";
+  }
+};
+
+} // namespace
+
+std::string printStatement(
+    const polyhedral::Scop &scop, const polyhedral::Statement &stmt,
+    const std::map<std::string, std::string> &iterators,
+    const ArrayRefPrinter &arrayRef,
+    const std::function<std::string(const std::string &)> &mathName) {
+  BodyPrinter printer{scop, stmt, iterators, arrayRef, mathName};
+  return printer.print(*stmt.lhs) + " " + stmt.op + " " +
+         printer.print(*stmt.rhs) + ";";
+}
+
+void AstPrinter::printFor(const isl::ast_node &node, int indent,
+                          std::ostream &os) const {
+  isl_ast_node *raw = node.get();
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(raw);
+  std::string name = printRaw(it);
+  isl_ast_expr_free(it);
+  isl::ast_expr init = isl::manage(isl_ast_node_for_get_init(raw));
+  isl::ast_node body = isl::manage(isl_ast_node_for_get_body(raw));
+  if (isl_ast_node_for_is_degenerate(raw) == isl_bool_true) {
+    os << indentBy(indent) << "{\n"
+       << indentBy(indent + 1) << "const int " << name << " = "
+       << printExpr(init) << ";\n";
+    print(body, indent + 1, os);
+    os << indentBy(indent) << "}\n";
+    return;
+  }
+  isl::ast_expr cond = isl::manage(isl_ast_node_for_get_cond(raw));
+  isl::ast_expr inc = isl::manage(isl_ast_node_for_get_inc(raw));
+  os << indentBy(indent) << "for (int " << name << " = " << printExpr(init)
+     << "; " << printExpr(cond) << "; " << name << " += " << printExpr(inc)
+     << ") {\n";
+  print(body, indent + 1, os);
+  os << indentBy(indent) << "}\n";
+}
+
+void AstPrinter::print(const isl::ast_node &node, int indent,
+                       std::ostream &os) const {
+  isl_ast_node *raw = node.get();
+  switch (isl_ast_node_get_type(raw)) {
+  case isl_ast_node_for:
+    printFor(node, indent, os);
+    return;
+  case isl_ast_node_if: {
+    isl::ast_expr cond = isl::manage(isl_ast_node_if_get_cond(raw));
+    isl::ast_node then = isl::manage(isl_ast_node_if_get_then_node(raw));
+    os << indentBy(indent) << "if (" << printExpr(cond) << ") {\n";
+    print(then, indent + 1, os);
+    if (isl_ast_node_if_has_else_node(raw) == isl_bool_true) {
+      isl::ast_node other = isl::manage(isl_ast_node_if_get_else_node(raw));
+      os << indentBy(indent) << "} else {\n";
+      print(other, indent + 1, os);
+    }
+    os << indentBy(indent) << "}\n";
+    return;
+  }
+  case isl_ast_node_block: {
+    isl_ast_node_list *list = isl_ast_node_block_get_children(raw);
+    int n = isl_ast_node_list_n_ast_node(list);
+    for (int i = 0; i < n; ++i)
+      print(isl::manage(isl_ast_node_list_get_ast_node(list, i)), indent, os);
+    isl_ast_node_list_free(list);
+    return;
+  }
+  case isl_ast_node_user:
+    user(isl::manage(isl_ast_node_user_get_expr(raw)), indent, os);
+    return;
+  case isl_ast_node_mark: {
+    isl_id *id = isl_ast_node_mark_get_id(raw);
+    std::string name = isl_id_get_name(id);
+    isl_id_free(id);
+    isl::ast_node child = isl::manage(isl_ast_node_mark_get_node(raw));
+    if (!mark || !mark(name, child, indent, os))
+      print(child, indent, os);
+    return;
+  }
+  default:
+    POLYCUDA_CHECK(false) << "unexpected isl AST node";
+  }
+}
+
+} // namespace polycuda::translator

@@ -1,0 +1,82 @@
+//===- CodePrinter.h - isl ASTs and statement bodies as C-like code -*- C++ -*-===//
+//
+// Shared by every target: prints isl AST expressions and loop structure, and
+// statement bodies with their iterators substituted. Target differences are
+// injected through callbacks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_TRANSLATOR_CODEPRINTER_H
+#define POLYCUDA_TRANSLATOR_CODEPRINTER_H
+
+#include "Scop.h"
+
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace polycuda::translator {
+
+/// Helper functions the printed integer expressions call.
+inline constexpr const char *kFloorDiv = "polycuda_floord";
+inline constexpr const char *kMin = "polycuda_min";
+inline constexpr const char *kMax = "polycuda_max";
+
+/// Definitions of the helpers with the given function qualifier prefix
+/// (e.g. "static inline", "__host__ __device__ static inline").
+std::string helperDefinitions(const std::string &qualifiers);
+
+/// An isl AST expression as C.
+std::string printExpr(const isl::ast_expr &expr);
+
+/// How a target prints array references in statement bodies.
+using ArrayRefPrinter = std::function<std::string(
+    const polyhedral::Array &, const std::vector<std::string> &subscripts)>;
+
+/// Prints `stmt` as `lhs op rhs;` where each iterator is replaced by the
+/// expression in `iterators` (keyed by isl iterator name).
+std::string printStatement(const polyhedral::Scop &scop,
+                           const polyhedral::Statement &stmt,
+                           const std::map<std::string, std::string> &iterators,
+                           const ArrayRefPrinter &arrayRef,
+                           const std::function<std::string(const std::string &)>
+                               &mathName);
+
+/// Walks an isl AST and prints loops, conditions and blocks; user and mark
+/// nodes are delegated to the callbacks.
+class AstPrinter {
+public:
+  using UserFn = std::function<void(const isl::ast_expr &call, int indent,
+                                    std::ostream &os)>;
+  /// Returns true if it printed the mark's child itself.
+  using MarkFn = std::function<bool(const std::string &mark,
+                                    const isl::ast_node &child, int indent,
+                                    std::ostream &os)>;
+  AstPrinter(UserFn user, MarkFn mark) : user(user), mark(mark) {}
+  void print(const isl::ast_node &node, int indent, std::ostream &os) const;
+  /// Prints a for node (also used by mark callbacks).
+  void printFor(const isl::ast_node &node, int indent, std::ostream &os) const;
+
+private:
+  UserFn user;
+  MarkFn mark;
+};
+
+/// Arguments of a user node's call expression `name(args...)`.
+std::string callName(const isl::ast_expr &call);
+std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call);
+
+/// Prints a parameter-only function as C, using `context`.
+std::string printParamExpr(const isl::set &context, const isl::pw_aff &pa);
+
+/// Row-major linear index of `subscripts` in `array`, as C.
+std::string linearIndex(const polyhedral::Scop &scop,
+                        const polyhedral::Array &array,
+                        const std::vector<std::string> &subscripts);
+
+inline std::string indentBy(int n) { return std::string(2 * n, ' '); }
+
+} // namespace polycuda::translator
+
+#endif

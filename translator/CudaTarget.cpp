@@ -1,0 +1,95 @@
+//===- CudaTarget.cpp - CUDA spellings of kernels and host code -----------===//
+#include "CodePrinter.h"
+#include "GpuTarget.h"
+#include "RuntimeNames.h"
+
+namespace polycuda::translator {
+
+namespace {
+
+class CudaTarget : public GpuTarget {
+public:
+  std::string name() const override { return "cuda"; }
+  std::string fileHeader() const override {
+    return std::string("#include \"") + runtime::kCudaHeader + "\"\n" +
+           "#ifndef POLYCUDA_HELPERS\n#define POLYCUDA_HELPERS\n" +
+           helperDefinitions("__host__ __device__ static inline") +
+           "#endif\n";
+  }
+  std::string kernelQualifier() const override { return "__global__ void"; }
+  std::string pointerQualifier() const override { return ""; }
+  std::string blockIndex(unsigned dim) const override {
+    return std::string("blockIdx.") + "xyz"[dim];
+  }
+  std::string threadIndex(unsigned dim) const override {
+    return std::string("threadIdx.") + "xyz"[dim];
+  }
+  std::string mathName(const std::string &name) const override { return name; }
+  std::string kernelDefinitions(unsigned, const std::vector<std::string> &kernels,
+                                bool) const override {
+    std::string text;
+    for (const std::string &kernel : kernels)
+      text += kernel + "\n";
+    return text;
+  }
+  std::string setup(unsigned, const std::string &) const override {
+    return "";
+  }
+  std::string alloc(const std::string &device, const std::string &type,
+                    const std::string &count,
+                    const std::string &where) const override {
+    return type + " *" + device + " = (" + type + " *)" + runtime::kCudaAlloc +
+           "(sizeof(" + type + ") * (size_t)(" + count + "), " + where + ");";
+  }
+  std::string copyIn(const std::string &device, const std::string &host,
+                     const std::string &type, const std::string &offset,
+                     const std::string &count,
+                     const std::string &where) const override {
+    return std::string(runtime::kCudaCopyToDevice) + "(" + device + " + (" +
+           offset + "), (" + type + " *)(" + host + ") + (" + offset +
+           "), sizeof(" + type + ") * (size_t)(" + count + "), " + where + ");";
+  }
+  std::string copyOut(const std::string &device, const std::string &host,
+                      const std::string &type, const std::string &offset,
+                      const std::string &count,
+                      const std::string &where) const override {
+    return std::string(runtime::kCudaCopyToHost) + "((" + type + " *)(" +
+           host + ") + (" + offset + "), " + device + " + (" + offset +
+           "), sizeof(" + type + ") * (size_t)(" + count + "), " + where + ");";
+  }
+  std::string release(const std::string &device,
+                      const std::string &where) const override {
+    return std::string(runtime::kCudaFree) + "(" + device + ", " + where + ");";
+  }
+  std::string finish(const std::string &where) const override {
+    return std::string(runtime::kCudaSynchronize) + "(" + where + ");";
+  }
+  std::string devicePointerType(const std::string &type) const override {
+    return type + " *";
+  }
+  void printLaunch(const LaunchInfo &launch, unsigned, int indent,
+                   std::ostream &os) const override {
+    std::string in = indentBy(indent);
+    os << in << "{\n";
+    os << in << "  dim3 polycuda_grid(" << launch.grid[0] << ", "
+       << launch.grid[1] << ", " << launch.grid[2] << ");\n";
+    os << in << "  dim3 polycuda_block(" << launch.block[0] << ", "
+       << launch.block[1] << ", " << launch.block[2] << ");\n";
+    os << in << "  " << launch.kernelName
+       << "<<<polycuda_grid, polycuda_block>>>(";
+    for (size_t i = 0; i < launch.args.size(); ++i)
+      os << (i ? ", " : "") << launch.args[i].second;
+    os << ");\n";
+    os << in << "  " << runtime::kCudaCheckLaunch << "(\"" << launch.kernelName
+       << "\", " << launch.where << ");\n";
+    os << in << "}\n";
+  }
+};
+
+} // namespace
+
+std::unique_ptr<GpuTarget> makeCudaTarget() {
+  return std::make_unique<CudaTarget>();
+}
+
+} // namespace polycuda::translator

@@ -1,0 +1,89 @@
+//===- Diagnostics.cpp - User diagnostics of the front end ----------------===//
+#include "Diagnostics.h"
+
+namespace polycuda::translator {
+
+namespace {
+
+struct DiagInfo {
+  clang::DiagnosticsEngine::Level level;
+  const char *message;
+};
+
+DiagInfo infoOf(Diag diag) {
+  using L = clang::DiagnosticsEngine::Level;
+  switch (diag) {
+  case Diag::MissingEndScop:
+    return {L::Error, "'#pragma scop' without a matching '#pragma endscop'; "
+                      "add '#pragma endscop' after the region"};
+    case Diag::EndScopWithoutScop:
+    return {L::Error, "'#pragma endscop' without a preceding '#pragma scop'"};
+  case Diag::NestedScop:
+    return {L::Error, "'#pragma scop' inside another scop; scops cannot nest"};
+  case Diag::EmptyScop:
+    return {L::Warning, "scop region contains no statements; it is left as is"};
+  case Diag::UnsupportedStatement:
+    return {L::Error, "%0 is not supported inside a scop; use for loops, "
+                      "affine if statements and assignments"};
+  case Diag::UnsupportedExpression:
+    return {L::Error, "%0 is not supported in a scop statement"};
+  case Diag::NonAffineExpression:
+    return {L::Error, "expression is not affine: %0; loop bounds and "
+                      "subscripts must be sums of loop variables and "
+                      "parameters times integer constants"};
+  case Diag::NonAffineCondition:
+    return {L::Error, "condition is not affine: %0; compare affine "
+                      "expressions of loop variables and parameters"};
+  case Diag::NonAffineSubscript:
+    return {L::Error, "array subscript is not affine: %0"};
+  case Diag::NonConstantStride:
+    return {L::Error, "loop increment must be a constant step such as i++, "
+                      "i--, i += 2 or i -= 2"};
+  case Diag::UnsupportedLoopInit:
+    return {L::Error, "loop initialization must assign the loop variable, "
+                      "e.g. 'i = 0' or 'int i = 0'"};
+  case Diag::UnsupportedLoopCondition:
+    return {L::Error, "loop condition must compare the loop variable with an "
+                      "affine bound, e.g. 'i < n'"};
+  case Diag::IteratorModified:
+    return {L::Error, "loop variable '%0' is modified in the loop body; only "
+                      "the loop increment may change it"};
+  case Diag::UnknownFunction:
+    return {L::Error, "call to '%0' is not supported in a scop; only math "
+                      "functions such as sqrt, exp, pow and fabs may be called"};
+  case Diag::UnsupportedType:
+    return {L::Error, "type '%0' is not supported; use int, long, float or "
+                      "double elements"};
+  case Diag::PointerAccess:
+    return {L::Error, "'%0' is accessed through a pointer; declare it as an "
+                      "array parameter such as 'double A[N][M]'"};
+  case Diag::ParameterWritten:
+    return {L::Error, "integer variable '%0' is written in the scop and used "
+                      "in a loop bound, condition or subscript"};
+  case Diag::UnknownArrayExtent:
+    return {L::Error, "array '%0' has an inner dimension of unknown size; "
+                      "give every dimension after the first a size"};
+  case Diag::ScopNotInFunction:
+    return {L::Error, "'#pragma scop' must be inside a function body"};
+  case Diag::NoScop:
+    return {L::Warning, "no '#pragma scop' region found; the output is the "
+                        "input unchanged"};
+  }
+  return {L::Error, "unknown diagnostic"};
+}
+
+} // namespace
+
+void report(clang::DiagnosticsEngine &engine, clang::SourceLocation loc,
+            Diag diag, llvm::StringRef arg, clang::SourceRange range) {
+  DiagInfo info = infoOf(diag);
+  unsigned id = engine.getDiagnosticIDs()->getCustomDiagID(
+      static_cast<clang::DiagnosticIDs::Level>(info.level), info.message);
+  auto builder = engine.Report(loc, id);
+  if (llvm::StringRef(info.message).contains("%0"))
+    builder << arg;
+  if (range.isValid())
+    builder << range;
+}
+
+} // namespace polycuda::translator

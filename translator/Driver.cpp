@@ -1,0 +1,456 @@
+//===- Driver.cpp - The polycuda command line -----------------------------===//
+//
+// Parses options (LLVM's cl), runs the front end, the polyhedral pipeline and
+// a printer per scop, and writes the output atomically (temporary file +
+// rename) so that a failure never leaves a half-written file. `polycuda run`
+// also builds the output with the target's compiler and runs it.
+//
+//===----------------------------------------------------------------------===//
+#include "Driver.h"
+
+#include "HostPrinter.h"
+#include "Pipeline.h"
+#include "ScopBuilder.h"
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/printer.h>
+#include <isl/schedule.h>
+#include <isl/version.h>
+
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Program.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+#include <regex>
+#include <sstream>
+
+namespace polycuda::translator {
+
+namespace cl = llvm::cl;
+
+namespace {
+
+/// Owns the isl context of one run (style: no global context).
+class IslContext {
+public:
+  IslContext() : ctx(isl_ctx_alloc()) {
+    isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  }
+  ~IslContext() { isl_ctx_free(ctx); }
+  isl::ctx get() const { return isl::ctx(ctx); }
+
+private:
+  isl_ctx *ctx;
+};
+
+cl::OptionCategory category("polycuda options");
+
+struct Options {
+  cl::opt<std::string> input{cl::Positional, cl::desc("<input.c>"),
+                             cl::cat(category)};
+  cl::list<std::string> extraInputs{
+      cl::Positional, cl::desc("[more.c ...] (polycuda run only)"),
+      cl::cat(category)};
+  cl::opt<std::string> output{"o", cl::desc("Output file"),
+                              cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> target{
+      "target", cl::desc("Output language: cuda (default), opencl or c"),
+      cl::init(""), cl::cat(category)};
+  cl::list<std::string> includes{"I", cl::Prefix, cl::desc("Include directory"),
+                                 cl::value_desc("dir"), cl::cat(category)};
+  cl::list<std::string> defines{"D", cl::Prefix, cl::desc("Macro definition"),
+                                cl::value_desc("name[=value]"),
+                                cl::cat(category)};
+  cl::opt<std::string> sizes{
+      "sizes",
+      cl::desc("Block sizes per kernel in x,y,z order, e.g. "
+               "'kernel0=32,8;kernel1=256'; 'all=...' sets every kernel"),
+      cl::init(""), cl::cat(category)};
+  cl::opt<bool> dumpSchedule{"dump-schedule",
+                             cl::desc("Print the isl schedule tree of each "
+                                      "scop (coincident = parallel)"),
+                             cl::cat(category)};
+  cl::opt<std::string> dumpAfter{
+      "dump-after",
+      cl::desc("Print the isl object after a stage: scop, dependences, "
+               "schedule, mapping, ast"),
+      cl::init(""), cl::cat(category)};
+  cl::opt<bool> emitCl{"emit-cl",
+                       cl::desc("With --target=opencl, also write the kernels "
+                                "to a .cl file"),
+                       cl::cat(category)};
+  cl::opt<bool> originalSchedule{
+      "original-schedule",
+      cl::desc("Keep the original loop order instead of isl's scheduler"),
+      cl::cat(category)};
+  cl::opt<unsigned long> maxOperations{
+      "schedule-max-operations",
+      cl::desc("isl operations the scheduler may spend before falling back"),
+      cl::init(20000000), cl::cat(category)};
+  cl::opt<bool> verify{"verify",
+                       cl::desc("Check '// expected-error {{...}}' comments "
+                                "in the input instead of translating"),
+                       cl::cat(category)};
+  cl::opt<bool> verbose{"v", cl::desc("Print each stage's time"),
+                        cl::cat(category)};
+  cl::list<std::string> compilerFlags{
+      "Xcompiler", cl::desc("Extra flag for the compiler used by 'run'"),
+      cl::cat(category)};
+};
+
+std::string defaultOutput(const std::string &input, const std::string &target) {
+  llvm::SmallString<256> path(input);
+  llvm::sys::path::replace_extension(path, "");
+  std::string stem = path.str().str();
+  if (target == "cuda")
+    return stem + ".polycuda.cu";
+  return stem + ".polycuda.c";
+}
+
+/// Writes `text` to `path` atomically.
+bool writeFile(const std::string &path, const std::string &text) {
+  std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out.good()) {
+      llvm::errs() << "polycuda: error: cannot write '" << path << "'\n";
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    llvm::errs() << "polycuda: error: cannot write '" << path << "'\n";
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool parseSizes(const std::string &text,
+                polyhedral::GpuMappingOptions &mapping) {
+  if (text.empty())
+    return true;
+  std::stringstream entries(text);
+  std::string entry;
+  while (std::getline(entries, entry, ';')) {
+    std::smatch m;
+    static const std::regex pattern(
+        R"(\s*(all|kernel(\d+))\s*=\s*(\d+(\s*,\s*\d+){0,2})\s*)");
+    if (!std::regex_match(entry, m, pattern)) {
+      llvm::errs() << "polycuda: error: invalid --sizes entry '" << entry
+                   << "'; expected e.g. 'kernel0=32,8'\n";
+      return false;
+    }
+    std::vector<unsigned> sizes;
+    std::stringstream values(m[3].str());
+    std::string value;
+    unsigned product = 1;
+    while (std::getline(values, value, ',')) {
+      unsigned v = std::stoul(value);
+      if (v == 0 || v > 1024) {
+        llvm::errs() << "polycuda: error: block size " << v
+                     << " out of range 1..1024 in --sizes\n";
+        return false;
+      }
+      product *= v;
+      sizes.push_back(v);
+    }
+    if (product > 1024) {
+      llvm::errs() << "polycuda: error: block of " << product
+                   << " threads in --sizes exceeds 1024\n";
+      return false;
+    }
+    if (m[1] == "all") {
+      std::vector<unsigned> padded = sizes;
+      mapping.default1D = {padded[0]};
+      padded.resize(2, 1);
+      mapping.default2D = padded;
+      padded.resize(3, 1);
+      mapping.default3D = padded;
+    } else {
+      mapping.blockSizes[std::stoul(m[2].str())] = sizes;
+    }
+  }
+  return true;
+}
+
+std::string scheduleYaml(const isl::schedule &schedule) {
+  isl_printer *p = isl_printer_to_str(schedule.ctx().get());
+  p = isl_printer_set_yaml_style(p, ISL_YAML_STYLE_BLOCK);
+  p = isl_printer_print_schedule(p, schedule.get());
+  char *s = isl_printer_get_str(p);
+  std::string text = s ? s : "";
+  free(s);
+  isl_printer_free(p);
+  return text;
+}
+
+bool matchesNumbered(const std::vector<std::string> &names,
+                     const std::string &prefix) {
+  std::regex pattern(prefix + "[0-9]+");
+  for (const std::string &name : names)
+    if (std::regex_match(name, pattern))
+      return true;
+  return false;
+}
+
+polyhedral::CodeNames chooseNames(const std::vector<std::string> &used) {
+  polyhedral::CodeNames names;
+  for (std::string *prefix : {&names.hostIterator, &names.kernelIterator,
+                              &names.blockId, &names.threadId})
+    while (matchesNumbered(used, *prefix))
+      *prefix = "polycuda_" + *prefix;
+  for (const std::string &name : used)
+    if (name.rfind(names.devicePrefix, 0) == 0)
+      names.devicePrefix = "polycuda_dev_";
+  return names;
+}
+
+/// Where runtime/ sources are: $POLYCUDA_RUNTIME_DIR, the install tree next
+/// to the executable, or the source tree this binary was built from.
+std::string findRuntimeDir(const char *argv0) {
+  if (const char *env = std::getenv("POLYCUDA_RUNTIME_DIR"))
+    return env;
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&findRuntimeDir));
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(installed, "share", "polycuda", "runtime");
+  if (llvm::sys::fs::exists(installed))
+    return installed.str().str();
+  return POLYCUDA_RUNTIME_SOURCE_DIR;
+}
+
+int runCommand(const std::vector<std::string> &command, bool echo) {
+  if (echo) {
+    for (const std::string &arg : command)
+      llvm::errs() << arg << " ";
+    llvm::errs() << "\n";
+  }
+  auto program = llvm::sys::findProgramByName(command[0]);
+  if (!program) {
+    llvm::errs() << "polycuda: error: '" << command[0]
+                 << "' not found in PATH\n";
+    return 127;
+  }
+  std::vector<llvm::StringRef> args(command.begin(), command.end());
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*program, args, llvm::None, {}, 0, 0,
+                                     &error);
+  if (rc < 0) {
+    llvm::errs() << "polycuda: error: running '" << command[0]
+                 << "' failed: " << error << "\n";
+    return 126;
+  }
+  return rc;
+}
+
+bool haveCudaGpu() {
+  auto smi = llvm::sys::findProgramByName("nvidia-smi");
+  if (!smi)
+    return false;
+  std::vector<llvm::StringRef> args = {"nvidia-smi", "-L"};
+  llvm::Optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                 llvm::StringRef(""),
+                                                 llvm::StringRef("")};
+  return llvm::sys::ExecuteAndWait(*smi, args, llvm::None, redirects) == 0;
+}
+
+std::string cudaCompiler() {
+  if (auto nvcc = llvm::sys::findProgramByName("nvcc"))
+    return *nvcc;
+  if (llvm::sys::fs::exists("/usr/local/cuda/bin/nvcc"))
+    return "/usr/local/cuda/bin/nvcc";
+  return "nvcc";
+}
+
+} // namespace
+
+int runDriver(int argc, const char **argv) {
+  bool runMode = argc > 1 && std::string(argv[1]) == "run";
+  std::vector<const char *> args = {argv[0]};
+  std::vector<std::string> programArgs;
+  for (int i = runMode ? 2 : 1; i < argc; ++i) {
+    if (runMode && std::string(argv[i]) == "--") {
+      for (int j = i + 1; j < argc; ++j)
+        programArgs.push_back(argv[j]);
+      break;
+    }
+    args.push_back(argv[i]);
+  }
+  Options options;
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    std::string isl = isl_version();
+    while (!isl.empty() && isspace(isl.back()))
+      isl.pop_back();
+    os << "polycuda " << POLYCUDA_VERSION << " (" << isl << ", clang "
+       << POLYCUDA_CLANG_VERSION << ")\n";
+  });
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(
+          args.size(), args.data(),
+          "polycuda: sequential C loop nests (#pragma scop) to CUDA, OpenCL "
+          "or C/OpenMP\n\n  polycuda [options] input.c [-o out]\n  polycuda "
+          "run [options] input.c [more.c ...] [-- program args]\n",
+          &llvm::errs()))
+    return 1;
+  if (options.input.empty()) {
+    llvm::errs() << "polycuda: error: no input file\n";
+    return 1;
+  }
+  if (!runMode && !options.extraInputs.empty()) {
+    llvm::errs() << "polycuda: error: more than one input file; use "
+                    "'polycuda run' to build extra sources\n";
+    return 1;
+  }
+  std::string target = options.target;
+  if (target.empty())
+    target = runMode && !haveCudaGpu() ? "opencl" : "cuda";
+  if (target != "cuda" && target != "opencl" && target != "c") {
+    llvm::errs() << "polycuda: error: unknown target '" << target
+                 << "'; use cuda, opencl or c\n";
+    return 1;
+  }
+  if (!llvm::sys::fs::exists(options.input)) {
+    llvm::errs() << "polycuda: error: no such file: '" << options.input
+                 << "'\n";
+    return 1;
+  }
+
+  polyhedral::PipelineOptions pipeline;
+  pipeline.scheduling.useOriginal = options.originalSchedule;
+  pipeline.scheduling.maxOperations = options.maxOperations;
+  pipeline.dumpAfter = options.dumpAfter;
+  pipeline.verbose = options.verbose;
+  pipeline.dumpStream = &std::cerr;
+  if (!parseSizes(options.sizes, pipeline.mapping))
+    return 1;
+
+  FrontendOptions frontend;
+  for (const std::string &dir : options.includes)
+    frontend.clangArgs.push_back("-I" + dir);
+  for (const std::string &def : options.defines)
+    frontend.clangArgs.push_back("-D" + def);
+  frontend.verify = options.verify;
+
+  IslContext isl;
+  ParsedInput input;
+  bool ok = parseInput(options.input, frontend, isl.get(), input);
+  if (options.verify)
+    return ok ? 0 : 1;
+  if (!ok)
+    return 1;
+
+  std::string text;
+  std::string clText;
+  try {
+    if (target == "c") {
+      std::vector<isl::ast_node> asts;
+      for (ScopRegion &region : input.regions) {
+        polyhedral::Dependences deps;
+        polyhedral::ScheduleResult result =
+            polyhedral::runSchedulePipeline(*region.scop, deps, pipeline);
+        if (options.dumpSchedule)
+          std::cout << "// schedule of the scop at " << region.scop->loc.str()
+                    << "\n" << scheduleYaml(result.schedule) << "\n";
+        asts.push_back(polyhedral::generateCAst(*region.scop, result.schedule,
+                                                chooseNames(region.usedNames)
+                                                    .hostIterator));
+      }
+      text = printCFile(input, asts);
+    } else {
+      std::vector<polyhedral::GpuProgram> programs;
+      for (ScopRegion &region : input.regions) {
+        programs.push_back(polyhedral::runGpuPipeline(
+            *region.scop, pipeline, chooseNames(region.usedNames)));
+        if (programs.back().scheduleIsFallback)
+          llvm::errs() << region.scop->loc.str()
+                       << ": remark: used the original loop order: "
+                       << programs.back().fallbackReason << "\n";
+        if (options.dumpSchedule)
+          std::cout << "// schedule of the scop at " << region.scop->loc.str()
+                    << "\n" << scheduleYaml(programs.back().schedule) << "\n";
+      }
+      auto gpu = target == "cuda" ? makeCudaTarget() : makeOpenCLTarget();
+      text = printGpuFile(input, programs, *gpu);
+      if (options.emitCl)
+        clText = printOpenCLKernels(input, programs);
+    }
+  } catch (const std::exception &e) {
+    llvm::errs() << "polycuda: " << e.what() << "\n";
+    return 1;
+  }
+
+  if (!runMode) {
+    std::string out = options.output.empty()
+                          ? defaultOutput(options.input, target)
+                          : std::string(options.output);
+    if (!writeFile(out, text))
+      return 1;
+    if (!clText.empty()) {
+      llvm::SmallString<256> clPath(out);
+      llvm::sys::path::replace_extension(clPath, "cl");
+      if (!writeFile(clPath.str().str(), clText))
+        return 1;
+    }
+    return 0;
+  }
+
+  // polycuda run: build and execute.
+  llvm::SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("polycuda-run", dir)) {
+    llvm::errs() << "polycuda: error: cannot create a temporary directory\n";
+    return 1;
+  }
+  std::string runtimeDir = findRuntimeDir(argv[0]);
+  std::string source = (dir + (target == "cuda" ? "/main.cu" : "/main.c")).str();
+  std::string binary = (dir + "/program").str();
+  if (!writeFile(source, text))
+    return 1;
+  std::vector<std::string> command;
+  if (target == "cuda") {
+    command = {cudaCompiler(), "-O2", "-arch=sm_90", "-I" + runtimeDir, source,
+               runtimeDir + "/polycuda_cuda.cu"};
+  } else {
+    command = {"cc", "-O2", "-std=gnu99", "-I" + runtimeDir, source};
+    if (target == "opencl")
+      command.push_back(runtimeDir + "/polycuda_opencl.c");
+    else
+      command.push_back("-fopenmp");
+  }
+  for (const std::string &extra : options.extraInputs)
+    command.push_back(extra);
+  for (const std::string &dirI : options.includes)
+    command.push_back("-I" + dirI);
+  for (const std::string &def : options.defines)
+    command.push_back("-D" + def);
+  for (const std::string &flag : options.compilerFlags)
+    command.push_back(flag);
+  command.push_back("-o");
+  command.push_back(binary);
+  if (target == "opencl")
+    command.push_back("-lOpenCL");
+  command.push_back("-lm");
+  int rc = runCommand(command, options.verbose);
+  if (rc != 0) {
+    llvm::errs() << "polycuda: error: building the translated program failed\n";
+    llvm::sys::fs::remove_directories(dir);
+    return 1;
+  }
+  std::vector<std::string> run = {binary};
+  run.insert(run.end(), programArgs.begin(), programArgs.end());
+  rc = runCommand(run, options.verbose);
+  llvm::sys::fs::remove_directories(dir);
+  return rc;
+}
+
+} // namespace polycuda::translator

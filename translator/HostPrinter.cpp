@@ -1,0 +1,279 @@
+//===- HostPrinter.cpp - Output files: host code around the kernels -------===//
+//
+// Printer: GpuProgram (host AST, transfers) -> the output file. Host code
+// follows PPCG's print_host_user: the host AST is printed as C, and each
+// launch user node `kernelN(grid...)` becomes a launch of kernel N.
+//
+//===----------------------------------------------------------------------===//
+#include "HostPrinter.h"
+
+#include "AstGeneration.h"
+#include "Check.h"
+#include "CodePrinter.h"
+#include "KernelPrinter.h"
+
+#include <algorithm>
+#include <map>
+
+namespace polycuda::translator {
+
+using namespace polyhedral;
+
+namespace {
+
+std::string quote(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string linear(const Scop &scop, const Array &array,
+                   const std::vector<isl::pw_aff> &index) {
+  std::vector<std::string> subscripts;
+  for (const isl::pw_aff &pa : index)
+    subscripts.push_back(printParamExpr(scop.context, pa));
+  return linearIndex(scop, array, subscripts);
+}
+
+std::string hostAddress(const Array &array) {
+  return array.rank() == 0 ? "&" + array.name : array.name;
+}
+
+bool usesDouble(const Scop &scop) {
+  return std::any_of(scop.arrays.begin(), scop.arrays.end(), [](const Array &a) {
+    return a.type == ElemType::Double;
+  });
+}
+
+std::string paramValue(const std::string &name) {
+  return "polycuda_param_" + name;
+}
+
+/// The host block replacing one scop.
+std::string printHostBlock(const GpuProgram &program, unsigned region,
+                           const GpuTarget &target) {
+  const Scop &scop = *program.scop;
+  std::string where = quote(scop.loc.str());
+  std::ostringstream os;
+  os << "{\n  /* polycuda: scop at " << scop.loc.str() << ", "
+     << program.kernels.size() << " kernel(s) */\n";
+  for (size_t i = 0; i < scop.params.size(); ++i) {
+    if (scop.params[i] != scop.paramSourceNames[i])
+      os << "  const int " << scop.params[i] << " = "
+         << scop.paramSourceNames[i] << ";\n";
+    os << "  int " << paramValue(scop.params[i]) << " = " << scop.params[i]
+       << ";\n";
+  }
+  std::string setup = target.setup(region, where);
+  if (!setup.empty()) {
+    std::istringstream lines(setup);
+    std::string line;
+    while (std::getline(lines, line))
+      os << "  " << line << "\n";
+  }
+  const std::string dev = program.names.devicePrefix;
+  for (const Transfer &t : program.transfers) {
+    const Array &array = scop.arrays[t.array];
+    std::string type = spell(array.type);
+    std::string last = array.rank() ? linear(scop, array, t.accessed.last) : "0";
+    os << "  " << target.alloc(dev + array.name, type, "(" + last + ") + 1", where)
+       << "\n";
+  }
+  for (const Transfer &t : program.transfers) {
+    if (!t.toDevice)
+      continue;
+    const Array &array = scop.arrays[t.array];
+    std::string first =
+        array.rank() ? linear(scop, array, t.accessed.first) : "0";
+    std::string last = array.rank() ? linear(scop, array, t.accessed.last) : "0";
+    os << "  "
+       << target.copyIn(dev + array.name, hostAddress(array), spell(array.type),
+                        first, "(" + last + ") - (" + first + ") + 1", where)
+       << "\n";
+  }
+  std::vector<std::string> launchArgsPrefix;
+  AstPrinter printer(
+      [&](const isl::ast_expr &call, int indent, std::ostream &out) {
+        std::string name = callName(call);
+        POLYCUDA_CHECK(name.rfind("kernel", 0) == 0)
+            << "unexpected host statement " << name;
+        const Kernel &kernel = program.kernels[std::stoul(name.substr(6))];
+        std::vector<isl::ast_expr> extents = callArgs(call);
+        LaunchInfo launch;
+        launch.kernelName = kernelName(scop, region, kernel);
+        launch.where = where;
+        launch.grid.assign(3, "1");
+        launch.block.assign(3, 1);
+        for (unsigned d = 0; d < kernel.numMapped; ++d) {
+          launch.grid[kernel.hardwareDim[d]] =
+              "polycuda_grid_" + std::to_string(d);
+          launch.block[kernel.hardwareDim[d]] = kernel.blockSize[d];
+        }
+        for (unsigned a : kernel.arrays)
+          launch.args.push_back({"void *", dev + scop.arrays[a].name});
+        for (const std::string &p : scop.params)
+          launch.args.push_back({"int", paramValue(p)});
+        for (unsigned i = 0; i < kernel.hostDepth; ++i)
+          launch.args.push_back(
+              {"int", program.names.hostIterator + std::to_string(i)});
+        std::string in = indentBy(indent);
+        out << in << "{\n";
+        std::string nonEmpty;
+        for (unsigned d = 0; d < kernel.numMapped; ++d) {
+          out << in << "  const int polycuda_grid_" << d << " = "
+              << printExpr(extents[d]) << ";\n";
+          nonEmpty += (nonEmpty.empty() ? "" : " && ") +
+                      std::string("polycuda_grid_") + std::to_string(d) + " > 0";
+        }
+        if (nonEmpty.empty())
+          nonEmpty = "1";
+        out << in << "  if (" << nonEmpty << ")\n";
+        target.printLaunch(launch, region, indent + 1, out);
+        out << in << "}\n";
+      },
+      nullptr);
+  printer.print(program.host, 1, os);
+  for (const Transfer &t : program.transfers) {
+    if (!t.toHost)
+      continue;
+    const Array &array = scop.arrays[t.array];
+    std::string first = array.rank() ? linear(scop, array, t.written.first) : "0";
+    std::string last = array.rank() ? linear(scop, array, t.written.last) : "0";
+    os << "  "
+       << target.copyOut(dev + array.name, hostAddress(array), spell(array.type),
+                         first, "(" + last + ") - (" + first + ") + 1", where)
+       << "\n";
+  }
+  for (const Transfer &t : program.transfers)
+    os << "  " << target.release(dev + scop.arrays[t.array].name, where) << "\n";
+  os << "}\n";
+  return os.str();
+}
+
+/// Replaces the regions of `input.source` by `blocks[i]` and inserts
+/// `before[offset]` at the given offsets, `header` at the top.
+std::string splice(const ParsedInput &input, const std::string &header,
+                   const std::map<unsigned, std::string> &before,
+                   const std::vector<std::string> &blocks) {
+  std::string out = header;
+  unsigned pos = 0;
+  std::vector<std::pair<unsigned, int>> events; // offset, -1 = insert, i = region
+  for (auto &[offset, text] : before)
+    events.push_back({offset, -1});
+  for (size_t i = 0; i < input.regions.size(); ++i)
+    events.push_back({input.regions[i].beginOffset, (int)i});
+  std::sort(events.begin(), events.end());
+  for (auto &[offset, kind] : events) {
+    out += input.source.substr(pos, offset - pos);
+    pos = offset;
+    if (kind < 0) {
+      out += before.at(offset);
+    } else {
+      out += blocks[kind];
+      pos = input.regions[kind].endOffset;
+    }
+  }
+  out += input.source.substr(pos);
+  return out;
+}
+
+} // namespace
+
+std::string printGpuFile(const ParsedInput &input,
+                         const std::vector<GpuProgram> &programs,
+                         const GpuTarget &target) {
+  std::map<unsigned, std::string> before;
+  std::vector<std::string> blocks;
+  for (size_t r = 0; r < programs.size(); ++r) {
+    std::vector<std::string> kernels;
+    for (const Kernel &kernel : programs[r].kernels)
+      kernels.push_back(printKernel(programs[r], kernel, r, target));
+    before[input.regions[r].functionOffset] += target.kernelDefinitions(
+        r, kernels, usesDouble(*programs[r].scop));
+    blocks.push_back(printHostBlock(programs[r], r, target));
+  }
+  std::string header = "/* Generated by polycuda (" + target.name() +
+                       ") from " + input.fileName + " */\n" +
+                       target.fileHeader();
+  return splice(input, header, before, blocks);
+}
+
+std::string printOpenCLKernels(const ParsedInput &input,
+                               const std::vector<GpuProgram> &programs) {
+  auto target = makeOpenCLTarget();
+  std::string text = "/* OpenCL kernels generated by polycuda from " +
+                     input.fileName + " */\n";
+  bool anyDouble = false;
+  for (const GpuProgram &program : programs)
+    anyDouble |= usesDouble(*program.scop);
+  if (anyDouble)
+    text += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  text += helperDefinitions("static inline");
+  for (size_t r = 0; r < programs.size(); ++r)
+    for (const Kernel &kernel : programs[r].kernels)
+      text += "\n" + printKernel(programs[r], kernel, r, *target);
+  return text;
+}
+
+std::string printCFile(const ParsedInput &input,
+                       const std::vector<isl::ast_node> &asts) {
+  std::vector<std::string> blocks;
+  for (size_t r = 0; r < asts.size(); ++r) {
+    const Scop &scop = *input.regions[r].scop;
+    std::ostringstream os;
+    os << "{\n  /* polycuda: scop at " << scop.loc.str() << " */\n";
+    for (size_t i = 0; i < scop.params.size(); ++i)
+      if (scop.params[i] != scop.paramSourceNames[i])
+        os << "  const int " << scop.params[i] << " = "
+           << scop.paramSourceNames[i] << ";\n";
+    for (const Array &array : scop.arrays)
+      if (array.isLocal)
+        os << "  " << spell(array.type) << " " << array.name << ";\n";
+    ArrayRefPrinter arrayRef = [](const Array &array,
+                                  const std::vector<std::string> &subscripts) {
+      std::string text = array.name;
+      for (const std::string &s : subscripts)
+        text += "[" + s + "]";
+      return text;
+    };
+    auto mathName = [](const std::string &name) { return name; };
+    AstPrinter *self = nullptr;
+    AstPrinter printer(
+        [&](const isl::ast_expr &call, int indent, std::ostream &out) {
+          std::string name = callName(call);
+          const Statement *stmt = scop.findStatement(name);
+          POLYCUDA_CHECK(stmt) << "unknown statement " << name;
+          std::vector<isl::ast_expr> args = callArgs(call);
+          std::map<std::string, std::string> iterators;
+          for (size_t i = 0; i < args.size(); ++i)
+            iterators[stmt->iterators[i]] = printExpr(args[i]);
+          out << indentBy(indent)
+              << printStatement(scop, *stmt, iterators, arrayRef, mathName)
+              << "\n";
+        },
+        [&](const std::string &mark, const isl::ast_node &child, int indent,
+            std::ostream &out) {
+          if (mark != kParallelMark ||
+              isl_ast_node_get_type(child.get()) != isl_ast_node_for ||
+              isl_ast_node_for_is_degenerate(child.get()) == isl_bool_true)
+            return false;
+          out << indentBy(indent) << "#pragma omp parallel for\n";
+          self->printFor(child, indent, out);
+          return true;
+        });
+    self = &printer;
+    printer.print(asts[r], 1, os);
+    os << "}\n";
+    blocks.push_back(os.str());
+  }
+  std::string header = "/* Generated by polycuda (c) from " + input.fileName +
+                       " */\n#ifndef POLYCUDA_HELPERS\n#define POLYCUDA_HELPERS\n" +
+                       helperDefinitions("static inline") + "#endif\n";
+  return splice(input, header, {}, blocks);
+}
+
+} // namespace polycuda::translator

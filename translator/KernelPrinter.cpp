@@ -1,0 +1,83 @@
+//===- KernelPrinter.cpp - Device code of one kernel ----------------------===//
+//
+// Printer: Kernel (device AST) -> kernel function text. Arrays are flat
+// device pointers indexed row-major; mapped members read their block and
+// thread indices from the target's built-ins.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelPrinter.h"
+
+#include "Check.h"
+#include "CodePrinter.h"
+
+namespace polycuda::translator {
+
+using namespace polyhedral;
+
+std::string kernelName(const Scop &scop, unsigned region,
+                       const Kernel &kernel) {
+  return scop.functionName + "_scop" + std::to_string(region) + "_kernel" +
+         std::to_string(kernel.id);
+}
+
+std::vector<std::pair<std::string, std::string>>
+kernelParameters(const GpuProgram &program, const Kernel &kernel,
+                 const GpuTarget &target) {
+  const Scop &scop = *program.scop;
+  std::vector<std::pair<std::string, std::string>> params;
+  for (unsigned a : kernel.arrays)
+    params.push_back({target.pointerQualifier() + spell(scop.arrays[a].type) +
+                          " *",
+                      scop.arrays[a].name});
+  for (const std::string &p : scop.params)
+    params.push_back({"int", p});
+  for (unsigned i = 0; i < kernel.hostDepth; ++i)
+    params.push_back({"int", program.names.hostIterator + std::to_string(i)});
+  return params;
+}
+
+std::string printKernel(const GpuProgram &program, const Kernel &kernel,
+                        unsigned region, const GpuTarget &target) {
+  const Scop &scop = *program.scop;
+  std::ostringstream os;
+  os << target.kernelQualifier() << " " << kernelName(scop, region, kernel)
+     << "(";
+  auto params = kernelParameters(program, kernel, target);
+  for (size_t i = 0; i < params.size(); ++i)
+    os << (i ? ", " : "") << params[i].first
+       << (params[i].first.back() == '*' ? "" : " ") << params[i].second;
+  os << ") {\n";
+  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+    unsigned hw = kernel.hardwareDim[d];
+    os << "  const int " << program.names.blockId << d << " = "
+       << target.blockIndex(hw) << ";\n";
+    os << "  const int " << program.names.threadId << d << " = "
+       << target.threadIndex(hw) << ";\n";
+  }
+  ArrayRefPrinter arrayRef = [&](const Array &array,
+                                 const std::vector<std::string> &subscripts) {
+    return array.name + "[" + linearIndex(scop, array, subscripts) + "]";
+  };
+  auto mathName = [&](const std::string &name) {
+    return target.mathName(name);
+  };
+  AstPrinter printer(
+      [&](const isl::ast_expr &call, int indent, std::ostream &out) {
+        std::string name = callName(call);
+        const Statement *stmt = scop.findStatement(name);
+        POLYCUDA_CHECK(stmt) << "unknown statement " << name;
+        std::vector<isl::ast_expr> args = callArgs(call);
+        std::map<std::string, std::string> iterators;
+        for (size_t i = 0; i < args.size(); ++i)
+          iterators[stmt->iterators[i]] = printExpr(args[i]);
+        out << indentBy(indent)
+            << printStatement(scop, *stmt, iterators, arrayRef, mathName)
+            << "\n";
+      },
+      nullptr);
+  printer.print(kernel.ast, 1, os);
+  os << "}\n";
+  return os.str();
+}
+
+} // namespace polycuda::translator
