@@ -99,10 +99,19 @@ static isl_ast_build *withIterators(isl_ast_build *build,
 isl::ast_node buildAstFromMap(const isl::set &context,
                               const isl::union_map &schedule,
                               const std::string &iteratorPrefix) {
-  isl_ast_build *build = isl_ast_build_from_context(context.copy());
+  // Give the context and the schedule the same parameter order: isl's AST
+  // generator otherwise prints some integer divisions with the wrong
+  // parameter.
+  isl_space *params = isl_space_align_params(
+      isl_set_get_space(context.get()), isl_union_map_get_space(schedule.get()));
+  isl_set *alignedContext = isl_set_align_params(context.copy(),
+                                                 isl_space_copy(params));
+  isl_union_map *alignedSchedule =
+      isl_union_map_align_params(schedule.copy(), params);
+  isl_ast_build *build = isl_ast_build_from_context(alignedContext);
   build = withIterators(build, iteratorPrefix);
   isl_ast_node *node =
-      isl_ast_build_node_from_schedule_map(build, schedule.copy());
+      isl_ast_build_node_from_schedule_map(build, alignedSchedule);
   isl_ast_build_free(build);
   return isl::manage(node);
 }
@@ -128,11 +137,17 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
                                    const isl::schedule &schedule,
                                    const std::string &iteratorPrefix,
                                    const MarkFn &onMark) {
-  isl_ast_build *build = isl_ast_build_from_context(context.copy());
+  isl_union_set *domain = isl_schedule_get_domain(schedule.get());
+  isl_space *params = isl_space_align_params(isl_set_get_space(context.get()),
+                                             isl_union_set_get_space(domain));
+  isl_union_set_free(domain);
+  isl_ast_build *build = isl_ast_build_from_context(
+      isl_set_align_params(context.copy(), isl_space_copy(params)));
+  isl_schedule *aligned = isl_schedule_align_params(schedule.copy(), params);
   build = withIterators(build, iteratorPrefix);
   build = isl_ast_build_set_after_each_mark(
       build, &afterMark, const_cast<MarkFn *>(&onMark));
-  isl_ast_node *node = isl_ast_build_node_from_schedule(build, schedule.copy());
+  isl_ast_node *node = isl_ast_build_node_from_schedule(build, aligned);
   isl_ast_build_free(build);
   return isl::manage(node);
 }

@@ -75,7 +75,14 @@ GpuProgram runGpuPipeline(const Scop &scop, const PipelineOptions &options,
   program.fallbackReason = scheduled.fallbackReason;
   runStage("mapping", scop, options,
            [&] { mapToGpu(program, options.mapping); });
-  dump(options, "mapping", [&] { return toString(program.schedule); });
+  dump(options, "mapping", [&] {
+    std::string text = toString(program.schedule);
+    for (const Kernel &kernel : program.kernels)
+      text += "\nkernel" + std::to_string(kernel.id) +
+              " schedule: " + toString(kernel.schedule) +
+              "\n  context: " + toString(kernel.context);
+    return text;
+  });
   runStage("memory", scop, options, [&] { computeTransfers(program); });
   runStage("ast", scop, options, [&] { generateGpuAsts(program); });
   dump(options, "ast", [&] {

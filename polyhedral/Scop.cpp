@@ -17,6 +17,14 @@ std::string SourceLoc::str() const {
 
 const char *spell(ElemType type) {
   switch (type) {
+  case ElemType::Char:
+    return "char";
+  case ElemType::UChar:
+    return "unsigned char";
+  case ElemType::Short:
+    return "short";
+  case ElemType::UInt:
+    return "unsigned int";
   case ElemType::Int:
     return "int";
   case ElemType::Long:

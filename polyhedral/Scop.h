@@ -28,7 +28,7 @@ struct SourceLoc {
 };
 
 /// Element types the model supports.
-enum class ElemType { Int, Long, Float, Double };
+enum class ElemType { Char, UChar, Short, Int, UInt, Long, Float, Double };
 
 /// The C spelling of an element type.
 const char *spell(ElemType type);
@@ -70,6 +70,8 @@ struct Array {
   std::vector<isl::pw_aff> extents;
   /// False for `A[][M]`-style declarations; extents[0] is then 0.
   bool firstExtentKnown = true;
+  /// Declared with a C99 variable-length array type (not valid C++).
+  bool isVariableLength = false;
   bool isRead = false;
   bool isWritten = false;
   /// Declared inside the scop: has no host storage to copy from or to.

@@ -112,6 +112,21 @@ std::string printExpr(const isl::ast_expr &expr) {
   return printRaw(expr.get());
 }
 
+/// `expr` without one pair of parentheses around the whole of it (OpenMP
+/// wants `i < n`, not `(i < n)`, as a loop test).
+static std::string printBare(const isl::ast_expr &expr) {
+  std::string text = printExpr(expr);
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')')
+    return text;
+  int depth = 0;
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (depth == 0)
+      return text;
+  }
+  return text.substr(1, text.size() - 2);
+}
+
 std::string callName(const isl::ast_expr &call) {
   isl_ast_expr *fn = isl_ast_expr_op_get_arg(call.get(), 0);
   isl_id *id = isl_ast_expr_get_id(fn);
@@ -130,8 +145,12 @@ std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call) {
 }
 
 std::string printParamExpr(const isl::set &context, const isl::pw_aff &pa) {
-  isl_ast_build *build = isl_ast_build_from_context(context.copy());
-  isl_ast_expr *expr = isl_ast_build_expr_from_pw_aff(build, pa.copy());
+  isl_space *params = isl_space_align_params(isl_set_get_space(context.get()),
+                                             isl_pw_aff_get_space(pa.get()));
+  isl_ast_build *build = isl_ast_build_from_context(
+      isl_set_align_params(context.copy(), isl_space_copy(params)));
+  isl_ast_expr *expr = isl_ast_build_expr_from_pw_aff(
+      build, isl_pw_aff_align_params(pa.copy(), params));
   isl_ast_build_free(build);
   return printExpr(isl::manage(expr));
 }
@@ -261,7 +280,7 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   isl::ast_expr cond = isl::manage(isl_ast_node_for_get_cond(raw));
   isl::ast_expr inc = isl::manage(isl_ast_node_for_get_inc(raw));
   os << indentBy(indent) << "for (int " << name << " = " << printExpr(init)
-     << "; " << printExpr(cond) << "; " << name << " += " << printExpr(inc)
+     << "; " << printBare(cond) << "; " << name << " += " << printExpr(inc)
      << ") {\n";
   print(body, indent + 1, os);
   os << indentBy(indent) << "}\n";
@@ -277,7 +296,7 @@ void AstPrinter::print(const isl::ast_node &node, int indent,
   case isl_ast_node_if: {
     isl::ast_expr cond = isl::manage(isl_ast_node_if_get_cond(raw));
     isl::ast_node then = isl::manage(isl_ast_node_if_get_then_node(raw));
-    os << indentBy(indent) << "if (" << printExpr(cond) << ") {\n";
+    os << indentBy(indent) << "if (" << printBare(cond) << ") {\n";
     print(then, indent + 1, os);
     if (isl_ast_node_if_has_else_node(raw) == isl_bool_true) {
       isl::ast_node other = isl::manage(isl_ast_node_if_get_else_node(raw));

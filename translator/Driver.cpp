@@ -350,6 +350,22 @@ int runDriver(int argc, const char **argv) {
   if (!ok)
     return 1;
 
+  if (target == "cuda") {
+    // nvcc compiles the output as C++, which has no variable-length arrays.
+    bool vla = false;
+    for (const ScopRegion &region : input.regions)
+      for (const polyhedral::Array &array : region.scop->arrays)
+        if (array.isVariableLength) {
+          llvm::errs() << array.declLoc.str() << ": error: variable-length "
+                       << "array '" << array.name << "' cannot be compiled as "
+                       << "CUDA C++; declare it with constant sizes, or use "
+                       << "--target=opencl or --target=c\n";
+          vla = true;
+        }
+    if (vla)
+      return 1;
+  }
+
   std::string text;
   std::string clText;
   try {

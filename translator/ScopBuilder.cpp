@@ -363,24 +363,32 @@ private:
       // A nested block is transparent: its statements continue the sequence
       // at this level.
       int i = position;
-      for (Stmt *child : compound->body())
-        buildStmt(child, i++);
+      for (Stmt *child : compound->body()) {
+        buildStmt(child, i);
+        i = nextPosition;
+      }
       nextPosition = i;
       return;
     }
-    nextPosition = position + 1;
-    if (isa<NullStmt>(s))
+    if (isa<NullStmt>(s)) {
+      nextPosition = position;
       return;
+    }
     if (auto *loop = dyn_cast<ForStmt>(s))
-      return buildFor(loop);
-    if (auto *branch = dyn_cast<IfStmt>(s))
-      return buildIf(branch);
-    if (auto *e = dyn_cast<clang::Expr>(s))
-      return buildAssignment(e);
-    if (auto *decl = dyn_cast<DeclStmt>(s))
-      return buildDecl(decl);
-    fail(s->getBeginLoc(), Diag::UnsupportedStatement,
-         std::string("'") + s->getStmtClassName() + "'", s->getSourceRange());
+      buildFor(loop);
+    else if (auto *branch = dyn_cast<IfStmt>(s))
+      buildIf(branch);
+    else if (auto *e = dyn_cast<clang::Expr>(s))
+      buildAssignment(e);
+    else if (auto *decl = dyn_cast<DeclStmt>(s))
+      buildDecl(decl);
+    else
+      fail(s->getBeginLoc(), Diag::UnsupportedStatement,
+           std::string("'") + s->getStmtClassName() + "'",
+           s->getSourceRange());
+    // Nested statements overwrite nextPosition; this level continues here.
+    if (!isa<IfStmt>(s))
+      nextPosition = position + 1;
   }
 
   int nextPosition = 0;
@@ -530,13 +538,17 @@ private:
     if (auto *builtin = dyn_cast<BuiltinType>(type.getTypePtr())) {
       switch (builtin->getKind()) {
       case BuiltinType::Int:
+        return ElemType::Int;
       case BuiltinType::UInt:
+        return ElemType::UInt;
       case BuiltinType::Short:
+        return ElemType::Short;
       case BuiltinType::Char_S:
       case BuiltinType::Char_U:
       case BuiltinType::SChar:
+        return ElemType::Char;
       case BuiltinType::UChar:
-        return ElemType::Int;
+        return ElemType::UChar;
       case BuiltinType::Long:
       case BuiltinType::LongLong:
         return ElemType::Long;
@@ -572,6 +584,7 @@ private:
                                             std::to_string(cat->getSize().getZExtValue()) +
                                             ")] }");
       } else if (auto *vat = dyn_cast<VariableArrayType>(at)) {
+        array.isVariableLength = true;
         if (vat->getSizeExpr()) {
           std::string size = affine(vat->getSizeExpr(), Diag::NonAffineExpression);
           extent = isl::pw_aff(scop.ctx, paramPrefix + "{ [" + size + "] }");

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# check_input.sh POLYCUDA RUNTIME_DIR INPUT.c TARGET WORKDIR RTOL [NVCC]
+#
+# Builds INPUT.c sequentially with gcc (the reference), translates it with
+# polycuda for TARGET and checks the result:
+#   opencl  build with the runtime's OpenCL half, run (PoCL in CI), compare
+#   c       build with -fopenmp, run with 2 threads, compare
+#   cuda    compile with nvcc -arch=sm_90 (no GPU needed); run and compare
+#           only when a CUDA device is present
+# Extra compiler flags (e.g. -DMEDIUM_DATASET) come from $E2E_CFLAGS.
+set -euo pipefail
+polycuda=$1 runtime=$2 input=$3 target=$4 work=$5 rtol=$6 nvcc=${7:-nvcc}
+name=$(basename "$input" .c)
+here=$(cd "$(dirname "$0")" && pwd)
+dir="$work/$name.$target"
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
+cflags=(-O2 -std=gnu99 -w ${E2E_CFLAGS:-})
+
+gcc "${cflags[@]}" "$input" -o ref -lm
+./ref > ref.out
+
+compare() {
+  python3 "$here/compare_outputs.py" ref.out "$1" --rtol "$rtol"
+}
+
+case "$target" in
+opencl)
+  "$polycuda" --target=opencl --emit-cl ${E2E_CFLAGS:-} "$input" -o out.c
+  gcc "${cflags[@]}" -I"$runtime" out.c "$runtime/polycuda_opencl.c" -o out \
+    -lOpenCL -lm
+  ./out > out.txt
+  compare out.txt
+  ;;
+c)
+  "$polycuda" --target=c ${E2E_CFLAGS:-} "$input" -o out.c
+  gcc "${cflags[@]}" -fopenmp out.c -o out -lm
+  OMP_NUM_THREADS=2 ./out > out.txt
+  compare out.txt
+  ;;
+cuda)
+  "$polycuda" --target=cuda ${E2E_CFLAGS:-} "$input" -o out.cu
+  "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" out.cu \
+    "$runtime/polycuda_cuda.cu" -o out -lm
+  if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+    ./out > out.txt
+    compare out.txt
+  else
+    echo "compiled $name with nvcc -arch=sm_90 (no CUDA device here: not run)"
+  fi
+  ;;
+*)
+  echo "unknown target $target" >&2
+  exit 2
+  ;;
+esac
