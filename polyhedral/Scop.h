@@ -70,6 +70,9 @@ struct Array {
   std::vector<isl::pw_aff> extents;
   /// False for `A[][M]`-style declarations; extents[0] is then 0.
   bool firstExtentKnown = true;
+  /// Its value may be read after the scop (a global, a static, a
+  /// parameter, or a local referenced after `#pragma endscop`).
+  bool usedAfterScop = true;
   /// Declared with a C99 variable-length array type (not valid C++).
   bool isVariableLength = false;
   bool isRead = false;
@@ -117,6 +120,9 @@ struct Scop {
   /// each stands for (they differ only where a C name is an isl keyword).
   std::vector<std::string> params;
   std::vector<std::string> paramSourceNames;
+  /// Scalars the scop reads but never writes (other than integer
+  /// parameters): passed to kernels by value, `(C name, type)`.
+  std::vector<std::pair<std::string, ElemType>> scalarArgs;
   /// `[params] -> { : ... }` constraints known on the parameters.
   isl::set context;
   std::vector<Array> arrays;

@@ -39,6 +39,10 @@ DiagInfo infoOf(Diag diag) {
   case Diag::NonConstantStride:
     return {L::Error, "loop increment must be a constant step such as i++, "
                       "i--, i += 2 or i -= 2"};
+  case Diag::NegativeDividend:
+    return {L::Error, "the dividend of '%0' may be negative, where C's "
+                      "integer division and remainder round toward zero; "
+                      "rewrite it with a non-negative dividend"};
   case Diag::UnsupportedLoopInit:
     return {L::Error, "loop initialization must assign the loop variable, "
                       "e.g. 'i = 0' or 'int i = 0'"};
@@ -52,8 +56,8 @@ DiagInfo infoOf(Diag diag) {
     return {L::Error, "call to '%0' is not supported in a scop; only math "
                       "functions such as sqrt, exp, pow and fabs may be called"};
   case Diag::UnsupportedType:
-    return {L::Error, "type '%0' is not supported; use int, long, float or "
-                      "double elements"};
+    return {L::Error, "type '%0' is not supported; use char, short, int, "
+                      "unsigned, long, float or double elements"};
   case Diag::PointerAccess:
     return {L::Error, "'%0' is accessed through a pointer; declare it as an "
                       "array parameter such as 'double A[N][M]'"};

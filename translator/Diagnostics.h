@@ -26,6 +26,7 @@ enum class Diag {
   NonAffineCondition,
   NonAffineSubscript,
   NonConstantStride,
+  NegativeDividend,
   UnsupportedLoopInit,
   UnsupportedLoopCondition,
   IteratorModified,

@@ -10,6 +10,7 @@
 
 #include "HostPrinter.h"
 #include "Pipeline.h"
+#include "ScalarExpansion.h"
 #include "ScopBuilder.h"
 
 #include <isl/ctx.h>
@@ -349,6 +350,20 @@ int runDriver(int argc, const char **argv) {
     return ok ? 0 : 1;
   if (!ok)
     return 1;
+
+  try {
+    for (ScopRegion &region : input.regions)
+      for (const polyhedral::ScalarExpansion &expansion :
+           polyhedral::expandScalars(*region.scop))
+        if (options.verbose)
+          llvm::errs() << region.scop->loc.str() << ": remark: scalar '"
+                       << expansion.array << "': " << expansion.reason << "\n";
+  } catch (const isl::exception &e) {
+    llvm::errs() << "polycuda: internal compiler error in stage 'scalar "
+                    "expansion': isl: "
+                 << e.what() << "\n";
+    return 1;
+  }
 
   if (target == "cuda") {
     // nvcc compiles the output as C++, which has no variable-length arrays.

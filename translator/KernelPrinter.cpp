@@ -31,6 +31,8 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
                       scop.arrays[a].name});
   for (const std::string &p : scop.params)
     params.push_back({"int", p});
+  for (const auto &[name, type] : scop.scalarArgs)
+    params.push_back({spell(type), name});
   for (unsigned i = 0; i < kernel.hostDepth; ++i)
     params.push_back({"int", program.names.hostIterator + std::to_string(i)});
   return params;

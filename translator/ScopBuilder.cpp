@@ -80,6 +80,28 @@ public:
       : ast(astContext), sm(astContext.getSourceManager()),
         diags(astContext.getDiagnostics()), scop(scop) {}
 
+  /// Marks the scalars whose value may be needed after the scop: globals,
+  /// statics and locals referenced after `endOffset` in `function`.
+  void markUsedAfter(FunctionDecl *function, unsigned endOffset) {
+    struct Refs : RecursiveASTVisitor<Refs> {
+      SourceManager &sm;
+      unsigned end;
+      std::set<const VarDecl *> after;
+      Refs(SourceManager &sm, unsigned end) : sm(sm), end(end) {}
+      bool VisitDeclRefExpr(DeclRefExpr *ref) {
+        if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+          if (sm.getFileOffset(sm.getExpansionLoc(ref->getBeginLoc())) > end)
+            after.insert(var);
+        return true;
+      }
+    } refs(sm, endOffset);
+    refs.TraverseDecl(function);
+    for (auto &[var, id] : arrayIds)
+      scop.arrays[id].usedAfterScop = var->hasGlobalStorage() ||
+                                      refs.after.count(var) ||
+                                      isa<ParmVarDecl>(var);
+  }
+
   void build(const std::vector<Stmt *> &stmts) {
     collectVariables(stmts);
     std::string paramList;
@@ -272,7 +294,7 @@ private:
           if (c->getExtValue() > 0) {
             std::string num = affine(l, diag);
             std::string den = std::to_string(c->getExtValue());
-            divisions.push_back({num, e});
+            requireNonNegative(num, e);
             if (bin->getOpcode() == BO_Div)
               return "floor(" + num + " / " + den + ")";
             return "(" + num + " mod " + den + ")";
@@ -353,7 +375,23 @@ private:
          e->getSourceRange());
   }
 
-  std::vector<std::pair<std::string, const clang::Expr *>> divisions;
+  /// C's / and % truncate toward zero while isl's floor and mod round
+  /// down; they agree only for non-negative dividends, so a dividend that may
+  /// be negative where it is evaluated is refused rather than miscompiled.
+  void requireNonNegative(const std::string &dividend, const clang::Expr *e) {
+    std::string tuple = "[";
+    for (size_t i = 0; i < loops.size(); ++i)
+      tuple += (i ? ", " : "") + loops[i].name;
+    tuple += "]";
+    std::string cond;
+    for (const std::string &c : constraints)
+      cond += c + " and ";
+    isl::set negative(scop.ctx, paramPrefix + "{ " + tuple + " : " + cond +
+                                    dividend + " < 0 }");
+    if (!negative.is_empty())
+      fail(e->getBeginLoc(), Diag::NegativeDividend, text(e),
+           e->getSourceRange());
+  }
 
   // --- Statements ---------------------------------------------------------
 
@@ -491,9 +529,7 @@ private:
     std::string lower = affine(init, Diag::NonAffineExpression);
     std::string name = freshIslName(var->getName().str());
     loops.push_back({var, name, *step < 0});
-    std::string cond = condition(loop->getCond());
     size_t saved = constraints.size();
-    constraints.push_back(cond);
     if (*step > 0)
       constraints.push_back("(" + name + " >= " + lower + ")");
     else
@@ -503,6 +539,7 @@ private:
       constraints.push_back("(exists (e_" + name + ": " + name + " = " +
                             lower + " + " + std::to_string(stride) + " * e_" +
                             name + "))");
+    constraints.push_back(condition(loop->getCond()));
     beta.push_back(0);
     buildBody(loop->getBody());
     beta.pop_back();
@@ -731,6 +768,21 @@ private:
           ExprPtr n = node(Expr::Kind::Param);
           n->name = it->second;
           return n;
+        }
+        // A scalar the scop only reads is passed to kernels by value.
+        if (!written.count(var) && !var->getType()->isArrayType() &&
+            !var->getType()->isPointerType()) {
+          if (auto type = elemTypeOf(var->getType())) {
+            std::string name = var->getName().str();
+            bool known = false;
+            for (auto &arg : scop.scalarArgs)
+              known |= arg.first == name;
+            if (!known)
+              scop.scalarArgs.push_back({name, *type});
+            ExprPtr n = node(Expr::Kind::Param);
+            n->name = name;
+            return n;
+          }
         }
         return arrayRef(e, Access::Kind::Read);
       }
@@ -994,6 +1046,7 @@ public:
       try {
         Builder builder(ast, *region.scop);
         builder.build(stmts);
+        builder.markUsedAfter(function, e);
       } catch (const Abandon &) {
         continue;
       } catch (const isl::exception &ex) {

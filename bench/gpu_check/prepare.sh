@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Translates every inputs/*.c to CUDA here (isl and Clang live here, not on
+# the GPU machine) into bench/gpu_check/carry/, together with the inputs
+# and the runtime, so that run.sh can build and check them on a GPU host
+# with nvcc, CMake and Python alone.
+#   prepare.sh [SIZE...]   default sizes: MEDIUM LARGE
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+polycuda=$root/build/translator/polycuda
+carry=$root/bench/gpu_check/carry
+sizes=${*:-MEDIUM LARGE}
+rm -rf "$carry" && mkdir -p "$carry/generated" "$carry/inputs"
+cp -r "$root/runtime" "$carry/runtime"
+cp "$root/inputs/"*.c "$carry/inputs/"
+cp "$root/tests/e2e/compare_outputs.py" "$carry/"
+cp "$root/bench/gpu_check/CMakeLists.txt" "$carry/CMakeLists.txt"
+: > "$carry/translation.csv"
+echo "program,size,status,translate_ms,kernels" > "$carry/translation.csv"
+for input in "$root/inputs/"*.c; do
+  name=$(basename "$input" .c)
+  for size in $sizes; do
+    out="$carry/generated/${name}_${size}.cu"
+    start=$(date +%s%N)
+    if "$polycuda" --target=cuda -D${size}_DATASET "$input" -o "$out" \
+        2> "$carry/generated/${name}_${size}.log"; then
+      status=translated
+    else
+      status=refused
+    fi
+    end=$(date +%s%N)
+    kernels=$(grep -c "^__global__" "$out" 2>/dev/null || true)
+    echo "$name,$size,$status,$(( (end - start) / 1000000 )),${kernels:-0}" \
+      >> "$carry/translation.csv"
+  done
+done
+git -C "$root" rev-parse HEAD > "$carry/commit.txt"
+echo "prepared $(ls "$carry/generated" | grep -c '\.cu$') CUDA programs in $carry"

@@ -1,0 +1,105 @@
+//===- DependencesTest.cpp - Unit tests of computeDependences -------------===//
+//
+// Scops built from isl strings; flow, anti and output dependences compared
+// exactly with isl equality.
+//
+//===----------------------------------------------------------------------===//
+#include "Dependences.h"
+
+#include "IslTestSupport.h"
+
+namespace polycuda::test {
+namespace {
+
+using polyhedral::computeDependences;
+using polyhedral::Dependences;
+
+using DependencesTest = IslTest;
+
+TEST_F(DependencesTest, RecurrenceHasFlowToTheNextIterationOnly) {
+  auto scop = recurrenceScop(ctx());
+  Dependences deps = computeDependences(*scop);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> S0[i + 1] : "
+                                      "1 <= i and i + 1 < n }"),
+                deps.flow);
+  EXPECT_ISL_EQ(isl::union_map::empty(ctx()), deps.anti);
+  EXPECT_ISL_EQ(isl::union_map::empty(ctx()), deps.output);
+  EXPECT_ISL_EQ(deps.flow, deps.all());
+}
+
+TEST_F(DependencesTest, DependencesAreRestrictedToTheContext) {
+  auto scop = recurrenceScop(ctx());
+  scop->context = isl::set(ctx(), "[n] -> { : n >= 10 }");
+  Dependences deps = computeDependences(*scop);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> S0[i + 1] : "
+                                      "1 <= i and i + 1 < n and n >= 10 }"),
+                deps.flow);
+}
+
+TEST_F(DependencesTest, GemmReductionHasFlowAlongKOnly) {
+  auto scop = gemmScop(ctx());
+  Dependences deps = computeDependences(*scop);
+  const char *bounds = "0 <= i < ni and 0 <= j < nj";
+  EXPECT_ISL_EQ(
+      isl::union_map(ctx(), std::string("[ni, nj, nk] -> { S0[i, j, k] -> "
+                                        "S0[i, j, k + 1] : ") +
+                                bounds + " and 0 <= k and k + 1 < nk }"),
+      deps.flow);
+  // Memory-based: every later write of C[i][j] after a read (or write) of it.
+  isl::union_map later(
+      ctx(), std::string("[ni, nj, nk] -> { S0[i, j, k] -> S0[i, j, k2] : ") +
+                 bounds + " and 0 <= k < k2 < nk }");
+  EXPECT_ISL_EQ(later, deps.anti);
+  EXPECT_ISL_EQ(later, deps.output);
+}
+
+TEST_F(DependencesTest, ProducerConsumerFlowsBetweenStatements) {
+  auto scop = producerConsumerScop(ctx());
+  Dependences deps = computeDependences(*scop);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> S1[i] : 0 <= i < n - 1; "
+                                      "S0[i] -> S1[i - 1] : 1 <= i < n }"),
+                deps.flow);
+  EXPECT_ISL_EQ(isl::union_map::empty(ctx()), deps.anti);
+  EXPECT_ISL_EQ(isl::union_map::empty(ctx()), deps.output);
+}
+
+TEST_F(DependencesTest, TaggedFlowNamesTheReferences) {
+  auto scop = producerConsumerScop(ctx());
+  Dependences deps = computeDependences(*scop);
+  // S0's write of B is reference 1; S1 reads B[i] (0) and B[i + 1] (1).
+  EXPECT_ISL_EQ(isl::union_map(ctx(),
+                               "[n] -> { [S0[i] -> S0_ref1[]] -> "
+                               "[S1[i] -> S1_ref0[]] : 0 <= i < n - 1; "
+                               "[S0[i] -> S0_ref1[]] -> "
+                               "[S1[i - 1] -> S1_ref1[]] : 1 <= i < n }"),
+                deps.taggedFlow);
+}
+
+TEST_F(DependencesTest, OverwrittenValuesHaveNoFlowFromTheKilledWrite) {
+  // for i: { A[0] = B[i]; C[i] = A[0]; }: each read sees only the write of
+  // its own iteration; the older writes are killed.
+  auto scop = newScop(ctx(), {"n"}, "[n] -> { : }");
+  addArray(*scop, "A", {"[n] -> { [(1)] }"});
+  addArray(*scop, "B", {"[n] -> { [(n)] }"});
+  addArray(*scop, "C", {"[n] -> { [(n)] }"});
+  addStatement(*scop, "S0", "[n] -> { S0[i] : 0 <= i < n }", {"i"}, {0, 0},
+               {{Read, "B", "[n] -> { S0[i] -> B[i] }"},
+                {Write, "A", "[n] -> { S0[i] -> A[0] }"}});
+  addStatement(*scop, "S1", "[n] -> { S1[i] : 0 <= i < n }", {"i"}, {0, 1},
+               {{Read, "A", "[n] -> { S1[i] -> A[0] }"},
+                {Write, "C", "[n] -> { S1[i] -> C[i] }"}});
+  scop->originalSchedule = isl::union_map(
+      ctx(), "[n] -> { S0[i] -> [0, i, 0]; S1[i] -> [0, i, 1] }");
+  Dependences deps = computeDependences(*scop);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> S1[i] : 0 <= i < n }"),
+                deps.flow);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S1[i] -> S0[i2] : "
+                                      "0 <= i < i2 < n }"),
+                deps.anti);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> S0[i2] : "
+                                      "0 <= i < i2 < n }"),
+                deps.output);
+}
+
+} // namespace
+} // namespace polycuda::test

@@ -1,0 +1,248 @@
+//===- GpuMappingTest.cpp - Unit tests of the GPU pipeline ----------------===//
+//
+// runGpuPipeline on hand-built scops: kernels, mapped members, host depth,
+// block sizes and hardware dimensions, and the device transfers.
+//
+//===----------------------------------------------------------------------===//
+#include "Pipeline.h"
+
+#include "IslTestSupport.h"
+
+#include <isl/ast.h>
+
+namespace polycuda::test {
+namespace {
+
+using polyhedral::GpuProgram;
+using polyhedral::Kernel;
+using polyhedral::PipelineOptions;
+using polyhedral::runGpuPipeline;
+using polyhedral::Transfer;
+
+using GpuMappingTest = IslTest;
+
+std::string describe(const GpuProgram &program) {
+  std::string text = polyhedral::toString(program.schedule) + "\n";
+  for (const Kernel &kernel : program.kernels) {
+    text += "kernel" + std::to_string(kernel.id) +
+            ": hostDepth=" + std::to_string(kernel.hostDepth) +
+            " numMapped=" + std::to_string(kernel.numMapped) + " blockSize=";
+    for (unsigned size : kernel.blockSize)
+      text += std::to_string(size) + ",";
+    text += " hardwareDim=";
+    for (unsigned dim : kernel.hardwareDim)
+      text += std::to_string(dim) + ",";
+    text += "\n";
+  }
+  return text;
+}
+
+const Transfer *transferOf(const GpuProgram &program, const std::string &name) {
+  for (const Transfer &transfer : program.transfers)
+    if (program.scop->arrays[transfer.array].name == name)
+      return &transfer;
+  return nullptr;
+}
+
+/// `for i, j, k: A[i][j][k] = B[i][j][k];` (fully parallel, 3-D)
+std::unique_ptr<polyhedral::Scop> copy3dScop(isl::ctx ctx) {
+  auto scop = newScop(ctx, {"n"}, "[n] -> { : }");
+  addArray(*scop, "A", {"[n] -> { [(n)] }", "[n] -> { [(n)] }", "[n] -> { [(n)] }"});
+  addArray(*scop, "B", {"[n] -> { [(n)] }", "[n] -> { [(n)] }", "[n] -> { [(n)] }"});
+  addStatement(*scop, "S0",
+               "[n] -> { S0[i, j, k] : 0 <= i < n and 0 <= j < n and 0 <= k < n }",
+               {"i", "j", "k"}, {0, 0, 0, 0},
+               {{Read, "B", "[n] -> { S0[i, j, k] -> B[i, j, k] }"},
+                {Write, "A", "[n] -> { S0[i, j, k] -> A[i, j, k] }"}});
+  scop->originalSchedule =
+      isl::union_map(ctx, "[n] -> { S0[i, j, k] -> [0, i, 0, j, 0, k, 0] }");
+  return scop;
+}
+
+TEST_F(GpuMappingTest, GemmIsOneKernelWithTwoMappedMembers) {
+  auto scop = gemmScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  const Kernel &kernel = program.kernels[0];
+  EXPECT_EQ(0u, kernel.id);
+  EXPECT_EQ(0u, kernel.hostDepth) << describe(program);
+  EXPECT_EQ(2u, kernel.numMapped) << describe(program);
+  // The innermost mapped member (j) is x; the default 2-D block is 32 x 8.
+  EXPECT_EQ((std::vector<unsigned>{1, 0}), kernel.hardwareDim);
+  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.blockSize);
+  ASSERT_EQ(2u, kernel.memberSchedules.size());
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[ni, nj, nk] -> { S0[i, j, k] -> [i] }")
+                    .intersect_domain(scop->domain()),
+                kernel.memberSchedules[0]);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[ni, nj, nk] -> { S0[i, j, k] -> [j] }")
+                    .intersect_domain(scop->domain()),
+                kernel.memberSchedules[1]);
+  EXPECT_ISL_EQ(scop->domain(), kernel.instances);
+  EXPECT_EQ((std::vector<unsigned>{0, 1, 2}), kernel.arrays);
+  EXPECT_EQ((std::vector<std::string>{"S0"}), kernel.statements);
+  EXPECT_FALSE(program.scheduleIsFallback);
+  ASSERT_FALSE(program.host.is_null());
+  EXPECT_NE(std::string::npos, program.host.to_C_str().find("kernel0("))
+      << program.host.to_C_str();
+  ASSERT_FALSE(kernel.ast.is_null());
+}
+
+TEST_F(GpuMappingTest, BlockSizeOverridesAreInHardwareOrder) {
+  auto scop = gemmScop(ctx());
+  PipelineOptions options;
+  options.mapping.blockSizes[0] = {16, 4}; // x = 16, y = 4
+  GpuProgram program = runGpuPipeline(*scop, options);
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  EXPECT_EQ((std::vector<unsigned>{4, 16}), program.kernels[0].blockSize);
+  EXPECT_EQ((std::vector<unsigned>{1, 0}), program.kernels[0].hardwareDim);
+}
+
+TEST_F(GpuMappingTest, MissingAndZeroBlockSizesBecomeOne) {
+  auto scop = gemmScop(ctx());
+  PipelineOptions options;
+  options.mapping.blockSizes[0] = {0};
+  GpuProgram program = runGpuPipeline(*scop, options);
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  EXPECT_EQ((std::vector<unsigned>{1, 1}), program.kernels[0].blockSize);
+}
+
+TEST_F(GpuMappingTest, OverridesOfOtherKernelsAreIgnored) {
+  auto scop = gemmScop(ctx());
+  PipelineOptions options;
+  options.mapping.blockSizes[7] = {2, 2};
+  options.mapping.default2D = {64, 2};
+  GpuProgram program = runGpuPipeline(*scop, options);
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  EXPECT_EQ((std::vector<unsigned>{2, 64}), program.kernels[0].blockSize);
+}
+
+TEST_F(GpuMappingTest, ThreeParallelLoopsMapToZYX) {
+  auto scop = copy3dScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  const Kernel &kernel = program.kernels[0];
+  EXPECT_EQ(3u, kernel.numMapped);
+  EXPECT_EQ(0u, kernel.hostDepth);
+  EXPECT_EQ((std::vector<unsigned>{2, 1, 0}), kernel.hardwareDim);
+  EXPECT_EQ((std::vector<unsigned>{2, 4, 32}), kernel.blockSize);
+}
+
+TEST_F(GpuMappingTest, SequentialScopIsOneKernelWithoutMappedMembers) {
+  auto scop = sequentialScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  const Kernel &kernel = program.kernels[0];
+  EXPECT_EQ(0u, kernel.numMapped);
+  EXPECT_EQ(0u, kernel.hostDepth);
+  EXPECT_TRUE(kernel.blockSize.empty());
+  EXPECT_TRUE(kernel.memberSchedules.empty());
+  EXPECT_ISL_EQ(scop->domain(), kernel.instances);
+  ASSERT_FALSE(kernel.ast.is_null());
+}
+
+TEST_F(GpuMappingTest, RecurrenceIsOneSingleThreadKernel) {
+  auto scop = recurrenceScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  EXPECT_EQ(0u, program.kernels[0].numMapped);
+  EXPECT_EQ(0u, program.kernels[0].hostDepth);
+}
+
+TEST_F(GpuMappingTest, TimeLoopStaysOnTheHost) {
+  auto scop = jacobiScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_FALSE(program.kernels.empty()) << describe(program);
+  isl::union_set covered = isl::union_set::empty(ctx());
+  for (const Kernel &kernel : program.kernels) {
+    EXPECT_EQ(1u, kernel.hostDepth) << describe(program);
+    EXPECT_GE(kernel.numMapped, 1u) << describe(program);
+    covered = covered.unite(kernel.instances);
+    // The host iterator c0 is a parameter of the kernel's instances.
+    isl::set params = isl::manage(isl_union_set_params(kernel.domain.copy()));
+    EXPECT_GE(isl_set_find_dim_by_name(params.get(), isl_dim_param, "c0"), 0)
+        << polyhedral::toString(kernel.domain);
+  }
+  EXPECT_ISL_EQ(scop->domain(), covered);
+  std::string host = program.host.to_C_str();
+  EXPECT_NE(std::string::npos, host.find("for (int c0")) << host;
+}
+
+TEST_F(GpuMappingTest, KernelsPartitionTheInstances) {
+  auto scop = producerConsumerScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_FALSE(program.kernels.empty()) << describe(program);
+  isl::union_set covered = isl::union_set::empty(ctx());
+  for (const Kernel &kernel : program.kernels) {
+    EXPECT_TRUE(covered.intersect(kernel.instances).is_empty())
+        << describe(program);
+    covered = covered.unite(kernel.instances);
+    EXPECT_EQ(kernel.blockSize.size(), kernel.numMapped);
+    EXPECT_EQ(kernel.hardwareDim.size(), kernel.numMapped);
+  }
+  EXPECT_ISL_EQ(scop->domain(), covered);
+}
+
+TEST_F(GpuMappingTest, ReadOnlyArraysAreNotCopiedBack) {
+  auto scop = gemmScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(3u, program.transfers.size());
+  const Transfer *a = transferOf(program, "A");
+  const Transfer *b = transferOf(program, "B");
+  const Transfer *c = transferOf(program, "C");
+  ASSERT_TRUE(a && b && c);
+  EXPECT_TRUE(a->toDevice);
+  EXPECT_FALSE(a->toHost);
+  EXPECT_TRUE(b->toDevice);
+  EXPECT_FALSE(b->toHost);
+  EXPECT_TRUE(c->toDevice);
+  EXPECT_TRUE(c->toHost);
+}
+
+TEST_F(GpuMappingTest, TransferRangesCoverTheAccessedElements) {
+  auto scop = gemmScop(ctx());
+  scop->context = isl::set(ctx(), "[ni, nj, nk] -> { : ni > 0 and nj > 0 and nk > 0 }");
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  const Transfer *a = transferOf(program, "A");
+  ASSERT_TRUE(a);
+  ASSERT_EQ(2u, a->accessed.first.size());
+  ASSERT_EQ(2u, a->accessed.last.size());
+  isl::set context = scop->context;
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[ni, nj, nk] -> { [(0)] }")
+                    .intersect_params(context),
+                a->accessed.first[0].intersect_params(context));
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[ni, nj, nk] -> { [(0)] }")
+                    .intersect_params(context),
+                a->accessed.first[1].intersect_params(context));
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[ni, nj, nk] -> { [(ni - 1)] }")
+                    .intersect_params(context),
+                a->accessed.last[0].intersect_params(context));
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[ni, nj, nk] -> { [(nk - 1)] }")
+                    .intersect_params(context),
+                a->accessed.last[1].intersect_params(context));
+}
+
+TEST_F(GpuMappingTest, WrittenOnlyArraysAreCopiedBothWays) {
+  auto scop = producerConsumerScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  const Transfer *a = transferOf(program, "A");
+  const Transfer *c = transferOf(program, "C");
+  ASSERT_TRUE(a && c);
+  EXPECT_FALSE(a->toHost);
+  EXPECT_TRUE(c->toHost);
+  // The copy out covers a range that may hold unwritten elements, so those
+  // must be copied in first.
+  EXPECT_TRUE(c->toDevice);
+}
+
+TEST_F(GpuMappingTest, LocalArraysAreNeverCopied) {
+  auto scop = producerConsumerScop(ctx());
+  scop->arrays[scop->findArray("B")].isLocal = true;
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  const Transfer *b = transferOf(program, "B");
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(b->toDevice);
+  EXPECT_FALSE(b->toHost);
+}
+
+} // namespace
+} // namespace polycuda::test

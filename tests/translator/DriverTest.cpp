@@ -1,0 +1,181 @@
+//===- DriverTest.cpp - The printers through the library ------------------===//
+//
+// A C snippet through parseCode, the polyhedral pipeline and each printer
+// (CUDA, OpenCL, C/OpenMP), checked on key substrings of the output; and the
+// runtime entry points the printers name, checked against runtime/.
+//
+//===----------------------------------------------------------------------===//
+#include "HostPrinter.h"
+#include "Pipeline.h"
+#include "RuntimeNames.h"
+
+#include "../polyhedral/IslTestSupport.h"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+namespace polycuda::test {
+namespace {
+
+using polyhedral::GpuProgram;
+using polyhedral::PipelineOptions;
+using translator::FrontendOptions;
+using translator::ParsedInput;
+
+const char *kGemm = R"(
+void gemm(int ni, int nj, int nk, double alpha, double C[64][64],
+          double A[64][64], double B[64][64]) {
+#pragma scop
+  for (int i = 0; i < ni; i++)
+    for (int j = 0; j < nj; j++)
+      for (int k = 0; k < nk; k++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+#pragma endscop
+}
+)";
+
+class DriverTest : public IslTest {
+protected:
+  void parse(const char *code) {
+    ASSERT_TRUE(translator::parseCode(code, "gemm.c", FrontendOptions{}, ctx(),
+                                      input));
+    ASSERT_EQ(1u, input.regions.size());
+  }
+
+  std::string printGpu(const translator::GpuTarget &target) {
+    std::vector<GpuProgram> programs;
+    programs.reserve(input.regions.size());
+    for (const translator::ScopRegion &region : input.regions)
+      programs.push_back(
+          polyhedral::runGpuPipeline(*region.scop, PipelineOptions()));
+    EXPECT_EQ(1u, programs[0].kernels.size());
+    return translator::printGpuFile(input, programs, target);
+  }
+
+  ParsedInput input;
+};
+
+#define EXPECT_CONTAINS(text, piece)                                           \
+  EXPECT_NE(std::string::npos, (text).find(piece))                             \
+      << "missing '" << (piece) << "' in:\n"                                   \
+      << (text)
+
+TEST_F(DriverTest, CudaOutputHasKernelLaunchAndChecks) {
+  parse(kGemm);
+  std::string out = printGpu(*translator::makeCudaTarget());
+  EXPECT_CONTAINS(out, "#include \"polycuda_cuda.h\"");
+  EXPECT_CONTAINS(out, "__global__ void");
+  EXPECT_CONTAINS(out, "<<<");
+  EXPECT_CONTAINS(out, "polycuda_cuda_check_launch");
+  EXPECT_CONTAINS(out, "polycuda_cuda_alloc");
+  EXPECT_CONTAINS(out, "polycuda_cuda_copy_to_device");
+  EXPECT_CONTAINS(out, "polycuda_cuda_copy_to_host");
+  EXPECT_CONTAINS(out, "polycuda_cuda_free");
+  EXPECT_CONTAINS(out, "blockIdx.x");
+  EXPECT_CONTAINS(out, "blockIdx.y");
+  EXPECT_CONTAINS(out, "threadIdx.x");
+  // The scop is replaced: the pragmas are gone, the function is kept.
+  EXPECT_EQ(std::string::npos, out.find("#pragma scop")) << out;
+  EXPECT_CONTAINS(out, "void gemm(");
+  // Kernels come before the function that launches them.
+  EXPECT_LT(out.find("__global__ void"), out.find("void gemm(")) << out;
+}
+
+TEST_F(DriverTest, OpenCLOutputHasKernelSourceAndLaunch) {
+  parse(kGemm);
+  std::string out = printGpu(*translator::makeOpenCLTarget());
+  EXPECT_CONTAINS(out, "#include \"polycuda_opencl.h\"");
+  EXPECT_CONTAINS(out, "__kernel");
+  EXPECT_CONTAINS(out, "get_group_id(0)");
+  EXPECT_CONTAINS(out, "get_local_id(0)");
+  EXPECT_CONTAINS(out, "polycuda_cl_create");
+  EXPECT_CONTAINS(out, "polycuda_cl_launch");
+  EXPECT_CONTAINS(out, "polycuda_cl_copy_to_host");
+  EXPECT_EQ(std::string::npos, out.find("<<<")) << out;
+  EXPECT_EQ(std::string::npos, out.find("blockIdx")) << out;
+}
+
+TEST_F(DriverTest, OpenCLKernelsFileHoldsOnlyKernels) {
+  parse(kGemm);
+  std::vector<GpuProgram> programs;
+  programs.push_back(
+      polyhedral::runGpuPipeline(*input.regions[0].scop, PipelineOptions()));
+  std::string cl = translator::printOpenCLKernels(input, programs);
+  EXPECT_CONTAINS(cl, "__kernel void");
+  EXPECT_CONTAINS(cl, "get_group_id(");
+  EXPECT_EQ(std::string::npos, cl.find("polycuda_cl_launch")) << cl;
+}
+
+TEST_F(DriverTest, COutputHasOpenMPParallelLoop) {
+  parse(kGemm);
+  polyhedral::Dependences deps;
+  polyhedral::ScheduleResult result = polyhedral::runSchedulePipeline(
+      *input.regions[0].scop, deps, PipelineOptions());
+  std::vector<isl::ast_node> asts;
+  asts.push_back(
+      polyhedral::generateCAst(*input.regions[0].scop, result.schedule, "c"));
+  std::string out = translator::printCFile(input, asts);
+  EXPECT_CONTAINS(out, "#pragma omp parallel for");
+  EXPECT_CONTAINS(out, "void gemm(");
+  EXPECT_CONTAINS(out, "C[");
+  EXPECT_EQ(std::string::npos, out.find("#pragma scop")) << out;
+  EXPECT_EQ(std::string::npos, out.find("__global__")) << out;
+}
+
+TEST_F(DriverTest, COutputOfARecurrenceHasNoParallelLoop) {
+  parse(R"(
+void f(int n, double A[100]) {
+#pragma scop
+  for (int i = 1; i < n; i++)
+    A[i] = A[i - 1] + 1.0;
+#pragma endscop
+}
+)");
+  polyhedral::Dependences deps;
+  polyhedral::ScheduleResult result = polyhedral::runSchedulePipeline(
+      *input.regions[0].scop, deps, PipelineOptions());
+  std::vector<isl::ast_node> asts;
+  asts.push_back(
+      polyhedral::generateCAst(*input.regions[0].scop, result.schedule, "c"));
+  std::string out = translator::printCFile(input, asts);
+  EXPECT_EQ(std::string::npos, out.find("#pragma omp")) << out;
+  EXPECT_CONTAINS(out, "for (");
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+/// Whether `name` occurs in `text` as a whole identifier.
+bool hasIdentifier(const std::string &text, const std::string &name) {
+  auto isIdent = [](char c) { return std::isalnum((unsigned char)c) || c == '_'; };
+  for (size_t pos = text.find(name); pos != std::string::npos;
+       pos = text.find(name, pos + 1)) {
+    bool startOk = pos == 0 || !isIdent(text[pos - 1]);
+    size_t end = pos + name.size();
+    bool endOk = end == text.size() || !isIdent(text[end]);
+    if (startOk && endOk)
+      return true;
+  }
+  return false;
+}
+
+TEST(RuntimeNamesTest, EveryNameIsDeclaredByTheRuntimeHeaders) {
+  std::string dir = POLYCUDA_RUNTIME_SOURCE_DIR;
+  std::string cuda = readFile(dir + "/" + translator::runtime::kCudaHeader);
+  std::string opencl = readFile(dir + "/" + translator::runtime::kOpenCLHeader);
+  ASSERT_FALSE(cuda.empty()) << dir;
+  ASSERT_FALSE(opencl.empty()) << dir;
+  for (const char *name : translator::runtime::kAllNames) {
+    std::string n = name;
+    const std::string &header = n.rfind("polycuda_cuda_", 0) == 0 ? cuda : opencl;
+    EXPECT_TRUE(hasIdentifier(header, n)) << n << " is not in the runtime header";
+  }
+}
+
+} // namespace
+} // namespace polycuda::test

@@ -1,0 +1,473 @@
+//===- ScopBuilderTest.cpp - Unit tests of the front end ------------------===//
+//
+// C snippets through parseCode; statement domains, access relations, array
+// extents, parameters and the original schedule compared with isl equality.
+//
+//===----------------------------------------------------------------------===//
+#include "ScopBuilder.h"
+
+#include "../polyhedral/IslTestSupport.h"
+
+#include <stdexcept>
+
+namespace polycuda::test {
+namespace {
+
+using polyhedral::Access;
+using polyhedral::Scop;
+using polyhedral::Statement;
+using translator::FrontendOptions;
+using translator::ParsedInput;
+using translator::parseCode;
+
+class ScopBuilderTest : public IslTest {
+protected:
+  /// Parses `code`, which must hold exactly one scop, and returns it.
+  const Scop &parseOne(const std::string &code) {
+    bool ok = parseCode(code, "t.c", FrontendOptions{}, ctx(), input);
+    EXPECT_TRUE(ok) << code;
+    if (input.regions.size() != 1 || !input.regions[0].scop) {
+      ADD_FAILURE() << "expected one scop, got " << input.regions.size();
+      throw std::runtime_error("no scop");
+    }
+    return *input.regions[0].scop;
+  }
+
+  const Statement &stmt(const Scop &scop, unsigned i) {
+    if (i >= scop.statements.size()) {
+      ADD_FAILURE() << "no statement " << i << " in\n" << scop.str();
+      throw std::runtime_error("no statement");
+    }
+    return scop.statements[i];
+  }
+
+  /// Access relations of `s` of `kind`, in order.
+  std::vector<isl::map> accessesOf(const Statement &s, Access::Kind kind) {
+    std::vector<isl::map> result;
+    for (const Access &access : s.accesses)
+      if (access.kind == kind)
+        result.push_back(access.relation);
+    return result;
+  }
+
+  ~ScopBuilderTest() override { input.regions.clear(); }
+
+  ParsedInput input;
+};
+
+TEST_F(ScopBuilderTest, RectangularNestWithVlaParameter) {
+  const Scop &scop = parseOne(R"(
+void f(int n, int m, double A[n][m]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      A[i][j] = A[i][j] * 2.0;
+#pragma endscop
+}
+)");
+  EXPECT_EQ((std::vector<std::string>{"n", "m"}), scop.params);
+  EXPECT_EQ("f", scop.functionName);
+  ASSERT_EQ(1u, scop.statements.size()) << scop.str();
+  const Statement &s = stmt(scop, 0);
+  EXPECT_EQ("S0", s.name);
+  EXPECT_EQ((std::vector<std::string>{"i", "j"}), s.iterators);
+  EXPECT_EQ((std::vector<std::string>{"i", "j"}), s.sourceIterators);
+  isl::set domain(ctx(), "[n, m] -> { S0[i, j] : 0 <= i < n and 0 <= j < m }");
+  EXPECT_ISL_EQ(domain, s.domain);
+  isl::map access(ctx(), "[n, m] -> { S0[i, j] -> A[i, j] }");
+  access = access.intersect_domain(domain);
+  ASSERT_EQ(1u, accessesOf(s, Access::Kind::Read).size());
+  ASSERT_EQ(1u, accessesOf(s, Access::Kind::MustWrite).size());
+  EXPECT_ISL_EQ(access, accessesOf(s, Access::Kind::Read)[0]);
+  EXPECT_ISL_EQ(access, accessesOf(s, Access::Kind::MustWrite)[0]);
+  EXPECT_EQ("=", s.op);
+
+  ASSERT_EQ(1u, scop.arrays.size());
+  const polyhedral::Array &a = scop.arrays[0];
+  EXPECT_EQ("A", a.name);
+  EXPECT_EQ(polyhedral::ElemType::Double, a.type);
+  EXPECT_TRUE(a.isVariableLength);
+  EXPECT_TRUE(a.isRead);
+  EXPECT_TRUE(a.isWritten);
+  EXPECT_FALSE(a.isLocal);
+  ASSERT_EQ(2u, a.rank());
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[n, m] -> { [(n)] }"), a.extents[0]);
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[n, m] -> { [(m)] }"), a.extents[1]);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n, m] -> { S0[i, j] -> [0, i, 0, j, 0] }")
+                    .intersect_domain(isl::union_set(domain)),
+                scop.originalSchedule.intersect_domain(scop.domain()));
+}
+
+TEST_F(ScopBuilderTest, ConstantExtentsAndLoopVariablesDeclaredOutside) {
+  const Scop &scop = parseOne(R"(
+void f(int n, float A[100][20]) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < 20; j++)
+      A[i][j] = 0.0f;
+#pragma endscop
+}
+)");
+  EXPECT_EQ((std::vector<std::string>{"n"}), scop.params);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S0[i, j] : 0 <= i < n and 0 <= j < 20 }"),
+                stmt(scop, 0).domain);
+  ASSERT_EQ(1u, scop.arrays.size());
+  const polyhedral::Array &a = scop.arrays[0];
+  EXPECT_EQ(polyhedral::ElemType::Float, a.type);
+  EXPECT_FALSE(a.isVariableLength);
+  EXPECT_FALSE(a.isRead);
+  EXPECT_TRUE(a.isWritten);
+  ASSERT_EQ(2u, a.rank());
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[n] -> { [(100)] }"), a.extents[0]);
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[n] -> { [(20)] }"), a.extents[1]);
+}
+
+TEST_F(ScopBuilderTest, TriangularNest) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double L[n][n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      L[i][j] = L[j][i];
+#pragma endscop
+}
+)");
+  isl::set domain(ctx(), "[n] -> { S0[i, j] : 0 <= i < n and 0 <= j < i }");
+  const Statement &s = stmt(scop, 0);
+  EXPECT_ISL_EQ(domain, s.domain);
+  ASSERT_EQ(1u, accessesOf(s, Access::Kind::Read).size());
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S0[i, j] -> L[j, i] }").intersect_domain(domain),
+                accessesOf(s, Access::Kind::Read)[0]);
+}
+
+TEST_F(ScopBuilderTest, TernaryMinAndMaxBounds) {
+  const Scop &scop = parseOne(R"(
+void f(int n, int m, double A[n][n]) {
+#pragma scop
+  for (int i = 0; i < (n < m ? n : m); i++)
+    for (int j = (i > 2 ? i : 2); j <= (m >= i + 4 ? i + 4 : m); j++)
+      A[i][j] = 1.0;
+#pragma endscop
+}
+)");
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n, m] -> { S0[i, j] : 0 <= i and i < n and "
+                                "i < m and j >= i and j >= 2 and j <= i + 4 "
+                                "and j <= m }"),
+                stmt(scop, 0).domain);
+}
+
+TEST_F(ScopBuilderTest, NegativeStrideLoopIsReversedInTheSchedule) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[n]) {
+#pragma scop
+  for (int i = n - 1; i >= 0; i--)
+    A[i] = A[i + 1];
+#pragma endscop
+}
+)");
+  isl::set domain(ctx(), "[n] -> { S0[i] : 0 <= i <= n - 1 }");
+  EXPECT_ISL_EQ(domain, stmt(scop, 0).domain);
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S0[i] -> A[i + 1] }").intersect_domain(domain),
+                accessesOf(stmt(scop, 0), Access::Kind::Read)[0]);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> [0, -i, 0] }")
+                    .intersect_domain(isl::union_set(domain)),
+                scop.originalSchedule.intersect_domain(scop.domain()));
+}
+
+TEST_F(ScopBuilderTest, StrideTwoLoop) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[n]) {
+#pragma scop
+  for (int i = 1; i < n; i += 2)
+    A[i] = 0.0;
+  for (int j = n; j > 0; j = j - 3)
+    A[j - 1] = 1.0;
+#pragma endscop
+}
+)");
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S0[i] : 1 <= i < n and "
+                                "exists (e: i = 1 + 2 e) }"),
+                stmt(scop, 0).domain);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S1[j] : 0 < j <= n and "
+                                "exists (e: j = n - 3 e) }"),
+                stmt(scop, 1).domain);
+}
+
+TEST_F(ScopBuilderTest, IfConditionsWithLogicalOperatorsAndElse) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    if ((i > 2 && i < n - 1) || !(i != 1))
+      A[i] = 0.0;
+    else
+      A[i] = 1.0;
+#pragma endscop
+}
+)");
+  ASSERT_EQ(2u, scop.statements.size()) << scop.str();
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S0[i] : 0 <= i < n and "
+                                "((2 < i < n - 1) or i = 1) }"),
+                stmt(scop, 0).domain);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S1[i] : 0 <= i < n and "
+                                "not ((2 < i < n - 1) or i = 1) }"),
+                stmt(scop, 1).domain);
+}
+
+TEST_F(ScopBuilderTest, DivisionAndModuloByConstants) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[n][n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < (i + 1) / 2; j++)
+      if (i % 3 == 0)
+        A[i][j / 2] = A[i % 4][j];
+#pragma endscop
+}
+)");
+  isl::set domain(ctx(), "[n] -> { S0[i, j] : 0 <= i < n and "
+                         "0 <= j < floor((i + 1) / 2) and i mod 3 = 0 }");
+  const Statement &s = stmt(scop, 0);
+  EXPECT_ISL_EQ(domain, s.domain);
+  ASSERT_EQ(1u, accessesOf(s, Access::Kind::Read).size());
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S0[i, j] -> A[i mod 4, j] }")
+                    .intersect_domain(domain),
+                accessesOf(s, Access::Kind::Read)[0]);
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S0[i, j] -> A[i, floor(j / 2)] }")
+                    .intersect_domain(domain),
+                accessesOf(s, Access::Kind::MustWrite)[0]);
+}
+
+TEST_F(ScopBuilderTest, DivisionOfANegativeValueTruncatesTowardZero) {
+  // C rounds (i - 3) / 2 toward zero: for i = 0 the loop starts at j = -1,
+  // not at floor(-3 / 2) = -2. Either model that or refuse the bound.
+  bool ok = parseCode(R"(
+void f(int n, double A[n][n + 2]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = (i - 3) / 2; j < n; j++)
+      A[i][j + 2] = 0.0;
+#pragma endscop
+}
+)",
+                      "t.c", FrontendOptions{}, ctx(), input);
+  if (!ok)
+    return; // refused with a diagnostic: acceptable
+  ASSERT_EQ(1u, input.regions.size());
+  const Scop &scop = *input.regions[0].scop;
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S0[i, j] : 0 <= i < n and j < n and "
+                                "((i >= 3 and j >= floor((i - 3) / 2)) or "
+                                "(i < 3 and j >= -floor((3 - i) / 2))) }"),
+                stmt(scop, 0).domain);
+}
+
+TEST_F(ScopBuilderTest, ModuloOfANegativeValueKeepsTheSignOfTheDividend) {
+  // In C, (i - 5) % 3 is -1 for i = 1 and i = 4. Either model that or refuse
+  // the condition.
+  bool ok = parseCode(R"(
+void f(int n, double A[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    if ((i - 5) % 3 == -1)
+      A[i] = 0.0;
+#pragma endscop
+}
+)",
+                      "t.c", FrontendOptions{}, ctx(), input);
+  if (!ok)
+    return; // refused with a diagnostic: acceptable
+  ASSERT_EQ(1u, input.regions.size());
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S0[i] : 0 <= i < n and "
+                                "(i = 1 or i = 4) }"),
+                stmt(*input.regions[0].scop, 0).domain);
+}
+
+TEST_F(ScopBuilderTest, ParametersAreIntegerVariablesReadButNotWritten) {
+  const Scop &scop = parseOne(R"(
+void f(int n, int k, double alpha, double A[100], int B[100]) {
+  int s;
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    s = i + k;
+    B[i] = s;
+    A[i] = alpha * A[i] + k;
+  }
+#pragma endscop
+}
+)");
+  EXPECT_EQ((std::vector<std::string>{"n", "k"}), scop.params);
+  EXPECT_EQ((std::vector<std::string>{"n", "k"}), scop.paramSourceNames);
+  // `s` is written: a 0-d array, not a parameter.
+  int s = scop.findArray("s");
+  ASSERT_GE(s, 0);
+  EXPECT_EQ(0u, scop.arrays[s].rank());
+  EXPECT_EQ(polyhedral::ElemType::Int, scop.arrays[s].type);
+  ASSERT_EQ(3u, scop.statements.size()) << scop.str();
+  isl::set domain(ctx(), "[n, k] -> { S0[i] : 0 <= i < n }");
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n, k] -> { S0[i] -> s[] }").intersect_domain(domain),
+                accessesOf(stmt(scop, 0), Access::Kind::MustWrite)[0]);
+  EXPECT_EQ(-1, scop.findArray("k"));
+  EXPECT_EQ(-1, scop.findArray("n"));
+}
+
+TEST_F(ScopBuilderTest, IslKeywordsAreRenamed) {
+  const Scop &scop = parseOne(R"(
+void f(int min, double A[100]) {
+#pragma scop
+  for (int i = 0; i < min; i++)
+    A[i] = 0.0;
+#pragma endscop
+}
+)");
+  ASSERT_EQ(1u, scop.params.size());
+  EXPECT_NE("min", scop.params[0]);
+  EXPECT_EQ((std::vector<std::string>{"min"}), scop.paramSourceNames);
+  isl::set expected(ctx(), "[" + scop.params[0] + "] -> { S0[i] : 0 <= i < " +
+                               scop.params[0] + " }");
+  EXPECT_ISL_EQ(expected, stmt(scop, 0).domain);
+}
+
+TEST_F(ScopBuilderTest, IncrementAndCompoundAssignmentReadAndWrite) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[n], double B[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    A[i]++;
+    B[i] += A[i];
+  }
+#pragma endscop
+}
+)");
+  ASSERT_EQ(2u, scop.statements.size()) << scop.str();
+  isl::set d0(ctx(), "[n] -> { S0[i] : 0 <= i < n }");
+  isl::set d1(ctx(), "[n] -> { S1[i] : 0 <= i < n }");
+  const Statement &s0 = stmt(scop, 0);
+  EXPECT_EQ("+=", s0.op);
+  ASSERT_EQ(1u, accessesOf(s0, Access::Kind::Read).size());
+  ASSERT_EQ(1u, accessesOf(s0, Access::Kind::MustWrite).size());
+  isl::map a0 = isl::map(ctx(), "[n] -> { S0[i] -> A[i] }").intersect_domain(d0);
+  EXPECT_ISL_EQ(a0, accessesOf(s0, Access::Kind::Read)[0]);
+  EXPECT_ISL_EQ(a0, accessesOf(s0, Access::Kind::MustWrite)[0]);
+
+  const Statement &s1 = stmt(scop, 1);
+  EXPECT_EQ("+=", s1.op);
+  std::vector<isl::map> reads = accessesOf(s1, Access::Kind::Read);
+  ASSERT_EQ(2u, reads.size());
+  isl::union_map readSet = isl::union_map(reads[0]).unite(isl::union_map(reads[1]));
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S1[i] -> A[i]; S1[i] -> B[i] }")
+                    .intersect_domain(isl::union_set(d1)),
+                readSet);
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S1[i] -> B[i] }").intersect_domain(d1),
+                accessesOf(s1, Access::Kind::MustWrite)[0]);
+  // Statements of one loop body are ordered by their beta position.
+  EXPECT_EQ((std::vector<int>{0, 0}), s0.beta);
+  EXPECT_EQ((std::vector<int>{0, 1}), s1.beta);
+}
+
+TEST_F(ScopBuilderTest, StatementAfterALoopIsOrderedAfterIt) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[n], double x[1]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = 0.0;
+  x[0] = 1.0;
+  for (int i = 0; i < n; i++)
+    A[i] = x[0];
+#pragma endscop
+}
+)");
+  ASSERT_EQ(3u, scop.statements.size()) << scop.str();
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> [0, i, 0]; "
+                                      "S1[] -> [1, 0, 0]; S2[i] -> [2, i, 0] }")
+                    .intersect_domain(scop.domain()),
+                scop.originalSchedule.intersect_domain(scop.domain()));
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S1[] }"), stmt(scop, 1).domain);
+}
+
+TEST_F(ScopBuilderTest, SeveralScopsInOneFile) {
+  bool ok = parseCode(R"(
+void f(int n, double A[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = 0.0;
+#pragma endscop
+}
+
+void g(int m, double B[m]) {
+#pragma scop
+  for (int j = 1; j < m; j++)
+    B[j] = B[j - 1];
+#pragma endscop
+#pragma scop
+  for (int j = 0; j < m; j++)
+    B[j] = 2.0 * B[j];
+#pragma endscop
+}
+)",
+                      "t.c", FrontendOptions{}, ctx(), input);
+  ASSERT_TRUE(ok);
+  ASSERT_EQ(3u, input.regions.size());
+  EXPECT_EQ("f", input.regions[0].scop->functionName);
+  EXPECT_EQ("g", input.regions[1].scop->functionName);
+  EXPECT_EQ("g", input.regions[2].scop->functionName);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S0[i] : 0 <= i < n }"),
+                stmt(*input.regions[0].scop, 0).domain);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[m] -> { S0[j] : 1 <= j < m }"),
+                stmt(*input.regions[1].scop, 0).domain);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[m] -> { S0[j] : 0 <= j < m }"),
+                stmt(*input.regions[2].scop, 0).domain);
+  for (size_t r = 0; r < input.regions.size(); ++r) {
+    const translator::ScopRegion &region = input.regions[r];
+    EXPECT_LT(region.beginOffset, region.endOffset);
+    EXPECT_LE(region.functionOffset, region.beginOffset);
+    EXPECT_EQ(0u, input.source.compare(region.beginOffset, 12, "#pragma scop"))
+        << input.source.substr(region.beginOffset, 20);
+    if (r > 0)
+      EXPECT_LE(input.regions[r - 1].endOffset, region.beginOffset);
+  }
+  EXPECT_EQ(input.regions[1].functionOffset, input.regions[2].functionOffset);
+}
+
+TEST_F(ScopBuilderTest, NonAffineSubscriptIsRejected) {
+  bool ok = parseCode(R"(
+void f(int n, double A[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i * i] = 0.0;
+#pragma endscop
+}
+)",
+                      "t.c", FrontendOptions{}, ctx(), input);
+  EXPECT_FALSE(ok);
+  EXPECT_TRUE(input.regions.empty());
+}
+
+TEST_F(ScopBuilderTest, IndirectSubscriptIsRejected) {
+  bool ok = parseCode(R"(
+void f(int n, double A[n], int idx[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[idx[i]] = 0.0;
+#pragma endscop
+}
+)",
+                      "t.c", FrontendOptions{}, ctx(), input);
+  EXPECT_FALSE(ok);
+}
+
+TEST_F(ScopBuilderTest, WrittenLoopBoundIsRejected) {
+  bool ok = parseCode(R"(
+void f(int n, double A[100]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    n = 3;
+#pragma endscop
+}
+)",
+                      "t.c", FrontendOptions{}, ctx(), input);
+  EXPECT_FALSE(ok);
+}
+
+} // namespace
+} // namespace polycuda::test
