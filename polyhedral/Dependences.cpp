@@ -8,6 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "Dependences.h"
 
+#include <isl/ctx.h>
+
+#include <stdexcept>
+
 namespace polycuda::polyhedral {
 
 namespace {
@@ -32,7 +36,31 @@ isl::union_map computeTagged(const isl::union_map &sinks,
 
 } // namespace
 
+static Dependences computeUnbounded(const Scop &scop);
+
 Dependences computeDependences(const Scop &scop) {
+  isl_ctx *ctx = isl::ctx(scop.ctx).get();
+  isl_ctx_reset_operations(ctx);
+  isl_ctx_set_max_operations(ctx, kDependenceOperationLimit);
+  try {
+    Dependences deps = computeUnbounded(scop);
+    isl_ctx_set_max_operations(ctx, 0);
+    return deps;
+  } catch (const isl::exception_quota &) {
+    isl_ctx_set_max_operations(ctx, 0);
+    isl_ctx_reset_error(ctx);
+    throw std::runtime_error(
+        scop.loc.str() + ": error: the scop is too large for exact "
+                         "dependence analysis (over " +
+        std::to_string(kDependenceOperationLimit) +
+        " isl operations); split it into smaller scops");
+  } catch (...) {
+    isl_ctx_set_max_operations(ctx, 0);
+    throw;
+  }
+}
+
+static Dependences computeUnbounded(const Scop &scop) {
   isl::union_map taggedReads = scop.taggedAccesses(true, false, false);
   isl::union_map taggedMust = scop.taggedAccesses(false, true, false);
   isl::union_map taggedMay = scop.taggedAccesses(false, false, true);

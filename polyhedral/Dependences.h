@@ -26,7 +26,11 @@ struct Dependences {
   isl::union_map all() const { return flow.unite(anti).unite(output); }
 };
 
-/// Computes the dependences of `scop` with isl's dataflow analysis.
+/// isl operations the dataflow analysis may spend on one scop.
+inline constexpr unsigned long kDependenceOperationLimit = 10000000;
+
+/// Computes the dependences of `scop` with isl's dataflow analysis. Throws
+/// std::runtime_error when the analysis exceeds its operation limit.
 Dependences computeDependences(const Scop &scop);
 
 } // namespace polycuda::polyhedral

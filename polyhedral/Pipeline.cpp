@@ -24,6 +24,9 @@ void runStage(const char *stage, const Scop &scop,
   auto start = std::chrono::steady_clock::now();
   try {
     fn();
+  } catch (const isl::exception_quota &e) {
+    throw std::runtime_error(scop.loc.str() + ": error: stage '" + stage +
+                             "' exceeded its isl operation limit");
   } catch (const isl::exception &e) {
     throw std::runtime_error(std::string("internal compiler error in stage '") +
                              stage + "' for the scop at " + scop.loc.str() +

@@ -7,6 +7,7 @@
 
 #include "IslExtras.h"
 
+#include <set>
 #include <sstream>
 
 namespace polycuda::polyhedral {
@@ -72,9 +73,14 @@ isl::union_map Scop::taggedAccesses(bool reads, bool mustWrites,
                                     bool mayWrites) const {
   isl::union_map result = isl::union_map::empty(ctx);
   for (const Statement &stmt : statements) {
+    // References of one statement with the same kind and relation give the
+    // same dependences; the first one stands for all of them.
+    std::set<std::pair<int, std::string>> seen;
     for (size_t i = 0; i < stmt.accesses.size(); ++i) {
       const Access &access = stmt.accesses[i];
       if (!isSelected(access.kind, reads, mustWrites, mayWrites))
+        continue;
+      if (!seen.insert({(int)access.kind, toString(access.relation)}).second)
         continue;
       isl::map rel = access.relation.intersect_domain(stmt.domain);
       isl::set tagSet = isl::set::universe(

@@ -39,6 +39,9 @@ DiagInfo infoOf(Diag diag) {
   case Diag::NonConstantStride:
     return {L::Error, "loop increment must be a constant step such as i++, "
                       "i--, i += 2 or i -= 2"};
+  case Diag::NestTooDeep:
+    return {L::Error, "loop nest deeper than %0 levels; split the scop or "
+                      "fuse loops to at most %0 levels"};
   case Diag::NegativeDividend:
     return {L::Error, "the dividend of '%0' may be negative, where C's "
                       "integer division and remainder round toward zero; "

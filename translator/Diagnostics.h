@@ -26,6 +26,7 @@ enum class Diag {
   NonAffineCondition,
   NonAffineSubscript,
   NonConstantStride,
+  NestTooDeep,
   NegativeDividend,
   UnsupportedLoopInit,
   UnsupportedLoopCondition,

@@ -363,6 +363,9 @@ int runDriver(int argc, const char **argv) {
                     "expansion': isl: "
                  << e.what() << "\n";
     return 1;
+  } catch (const std::exception &e) {
+    llvm::errs() << "polycuda: " << e.what() << "\n";
+    return 1;
   }
 
   if (target == "cuda") {

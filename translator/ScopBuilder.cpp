@@ -70,6 +70,10 @@ const std::set<std::string> kIslKeywords = {
     "and", "or", "not", "exists", "min", "max", "floor", "ceil", "mod",
     "true", "false", "infty", "NaN", "implies", "xor", "rat", "cst"};
 
+/// Deeper nests make exact dependence analysis take minutes (its cost grows
+/// steeply with the number of schedule dimensions).
+constexpr size_t kMaxLoopDepth = 16;
+
 /// Thrown to abandon a scop after a diagnostic was reported.
 struct Abandon {};
 
@@ -217,6 +221,21 @@ private:
     } collector(written);
     for (Stmt *s : stmts)
       collector.TraverseStmt(s);
+    // Sizes of variable-length arrays are parameters too, even when the
+    // scop does not mention them otherwise.
+    std::vector<const VarDecl *> referenced = collector.referenced;
+    for (const VarDecl *var : referenced) {
+      QualType type = var->getType();
+      if (auto *parm = dyn_cast<ParmVarDecl>(var))
+        type = parm->getOriginalType();
+      const clang::Type *t = type.getCanonicalType().getTypePtr();
+      while (auto *at = dyn_cast<clang::ArrayType>(t)) {
+        if (auto *vat = dyn_cast<VariableArrayType>(at))
+          if (vat->getSizeExpr())
+            collector.TraverseStmt(const_cast<clang::Expr *>(vat->getSizeExpr()));
+        t = at->getElementType().getCanonicalType().getTypePtr();
+      }
+    }
     for (const VarDecl *var : collector.referenced) {
       if (written.count(var) || paramNames.count(var))
         continue;
@@ -338,8 +357,11 @@ private:
     if (auto *bin = dyn_cast<BinaryOperator>(e)) {
       const clang::Expr *l = bin->getLHS(), *r = bin->getRHS();
       auto cmp = [&](const char *op) {
-        return "(" + affine(l, Diag::NonAffineCondition) + " " + op + " " +
-               affine(r, Diag::NonAffineCondition) + ")";
+        // Left operand first, so that the diagnostic names the first
+        // offending operand.
+        std::string left = affine(l, Diag::NonAffineCondition);
+        std::string right = affine(r, Diag::NonAffineCondition);
+        return "(" + left + " " + op + " " + right + ")";
       };
       switch (bin->getOpcode()) {
       case BO_LAnd:
@@ -421,8 +443,7 @@ private:
     else if (auto *decl = dyn_cast<DeclStmt>(s))
       buildDecl(decl);
     else
-      fail(s->getBeginLoc(), Diag::UnsupportedStatement,
-           std::string("'") + s->getStmtClassName() + "'",
+      fail(s->getBeginLoc(), Diag::UnsupportedStatement, describe(s),
            s->getSourceRange());
     // Nested statements overwrite nextPosition; this level continues here.
     if (!isa<IfStmt>(s))
@@ -430,6 +451,27 @@ private:
   }
 
   int nextPosition = 0;
+
+  /// How a statement kind is named in diagnostics.
+  static std::string describe(const Stmt *s) {
+    if (isa<WhileStmt>(s))
+      return "a 'while' loop";
+    if (isa<DoStmt>(s))
+      return "a 'do' loop";
+    if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
+      return "'goto'";
+    if (isa<LabelStmt>(s))
+      return "a label";
+    if (isa<BreakStmt>(s))
+      return "'break'";
+    if (isa<ContinueStmt>(s))
+      return "'continue'";
+    if (isa<ReturnStmt>(s))
+      return "'return'";
+    if (isa<SwitchStmt>(s))
+      return "'switch'";
+    return std::string("'") + s->getStmtClassName() + "'";
+  }
 
   void buildBody(Stmt *body) {
     if (auto *compound = dyn_cast<CompoundStmt>(body)) {
@@ -526,6 +568,9 @@ private:
       fail(loop->getBeginLoc(), Diag::UnsupportedLoopCondition);
     checkNotModified(loop->getBody(), var);
 
+    if (loops.size() >= kMaxLoopDepth)
+      fail(loop->getBeginLoc(), Diag::NestTooDeep,
+           std::to_string(kMaxLoopDepth));
     std::string lower = affine(init, Diag::NonAffineExpression);
     std::string name = freshIslName(var->getName().str());
     loops.push_back({var, name, *step < 0});
@@ -802,6 +847,9 @@ private:
       return n;
     }
     if (auto *un = dyn_cast<UnaryOperator>(e)) {
+      if (un->getOpcode() == UO_Deref || un->getOpcode() == UO_AddrOf)
+        fail(e->getBeginLoc(), Diag::PointerAccess,
+             text(un->getSubExpr()), e->getSourceRange());
       const char *op = nullptr;
       switch (un->getOpcode()) {
       case UO_Minus: op = "-"; break;
