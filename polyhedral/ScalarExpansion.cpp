@@ -11,6 +11,11 @@
 #include "Dependences.h"
 #include "IslExtras.h"
 
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
 namespace polycuda::polyhedral {
 
 namespace {
@@ -63,6 +68,108 @@ void setSubscripts(const ExprPtr &expr, const std::string &array,
     setSubscripts(arg, array, iterators);
 }
 
+void renameRefs(const ExprPtr &expr, const std::string &from,
+                const std::string &to) {
+  if (!expr)
+    return;
+  if (expr->kind == Expr::Kind::ArrayRef && expr->name == from)
+    expr->name = to;
+  for (const ExprPtr &arg : expr->args)
+    renameRefs(arg, from, to);
+}
+
+/// Statement-level flow dependences `(source, sink)` on array `a`.
+std::vector<std::pair<std::string, std::string>>
+flowEdgesOn(const Scop &scop, const Dependences &deps, unsigned a) {
+  std::vector<std::pair<std::string, std::string>> edges;
+  for (const isl::map &map : mapsOf(deps.taggedFlow)) {
+    isl_map *source = isl_set_unwrap(isl_map_domain(map.copy()));
+    isl_map *sink = isl_set_unwrap(isl_map_range(map.copy()));
+    std::string from = isl_map_get_tuple_name(source, isl_dim_in);
+    std::string ref = isl_map_get_tuple_name(source, isl_dim_out);
+    std::string to = isl_map_get_tuple_name(sink, isl_dim_in);
+    isl_map_free(source);
+    isl_map_free(sink);
+    const Statement *src = scop.findStatement(from);
+    unsigned index = std::stoul(ref.substr(ref.rfind("_ref") + 4));
+    if (src && src->accesses[index].array == a)
+      edges.push_back({from, to});
+  }
+  return edges;
+}
+
+/// Live-range splitting: the statements that access a scalar fall into
+/// webs connected by its flow dependences (a write and the reads it
+/// reaches). Values never cross webs, so each web may use its own variable;
+/// each then privatizes on its own loops. The web that reads the value from
+/// before the scop keeps the original variable.
+void splitLiveRanges(Scop &scop, const Dependences &deps,
+                     const isl::union_map &liveIn) {
+  unsigned count = scop.arrays.size();
+  for (unsigned a = 0; a < count; ++a) {
+    if (scop.arrays[a].rank() != 0 || !scop.arrays[a].isWritten ||
+        scop.arrays[a].usedAfterScop)
+      continue;
+    std::map<std::string, std::string> parent;
+    std::function<std::string(const std::string &)> find =
+        [&](const std::string &x) {
+          return parent[x] == x ? x : parent[x] = find(parent[x]);
+        };
+    for (const Statement &stmt : scop.statements)
+      for (const Access &access : stmt.accesses)
+        if (access.array == a)
+          parent[stmt.name] = stmt.name;
+    for (auto &[from, to] : flowEdgesOn(scop, deps, a))
+      if (parent.count(from) && parent.count(to))
+        parent[find(from)] = find(to);
+    std::map<std::string, std::vector<std::string>> webs;
+    for (auto &[name, p] : parent)
+      webs[find(name)].push_back(name);
+    if (webs.size() < 2)
+      continue;
+    // The web with a live-in read keeps the variable.
+    std::set<std::string> liveInStmts;
+    for (const isl::map &map : mapsOf(liveIn)) {
+      isl_map *reader = isl_set_unwrap(isl_map_domain(map.copy()));
+      if (map.range_tuple_dim() == 0 &&
+          scop.arrays[a].name == isl_map_get_tuple_name(map.get(), isl_dim_out))
+        liveInStmts.insert(isl_map_get_tuple_name(reader, isl_dim_in));
+      isl_map_free(reader);
+    }
+    unsigned suffix = 0;
+    for (auto &[root, members] : webs) {
+      bool keeps = false;
+      for (const std::string &m : members)
+        keeps |= liveInStmts.count(m) > 0;
+      if (keeps)
+        continue;
+      std::string name;
+      do
+        name = scop.arrays[a].name + "_" + std::to_string(++suffix);
+      while (scop.findArray(name) >= 0);
+      Array copy = scop.arrays[a];
+      copy.name = name;
+      copy.isLocal = true;
+      unsigned id = scop.arrays.size();
+      scop.arrays.push_back(copy);
+      for (Statement &stmt : scop.statements) {
+        if (std::find(members.begin(), members.end(), stmt.name) ==
+            members.end())
+          continue;
+        for (Access &access : stmt.accesses) {
+          if (access.array != a)
+            continue;
+          access.array = id;
+          access.relation = isl::manage(isl_map_set_tuple_name(
+              access.relation.copy(), isl_dim_out, name.c_str()));
+        }
+        renameRefs(stmt.lhs, scop.arrays[a].name, name);
+        renameRefs(stmt.rhs, scop.arrays[a].name, name);
+      }
+    }
+  }
+}
+
 } // namespace
 
 std::vector<ScalarExpansion> expandScalars(Scop &scop) {
@@ -85,6 +192,7 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
   info = info.set_schedule_map(
       tagDomains.domain_map().apply_range(scop.originalSchedule));
   isl::union_map liveIn = info.compute_flow().get_may_no_source();
+  splitLiveRanges(scop, deps, liveIn);
 
   for (unsigned a = 0; a < scop.arrays.size(); ++a) {
     Array &array = scop.arrays[a];
@@ -99,6 +207,8 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
           stmts.push_back(&stmt);
           break;
         }
+    if (stmts.empty())
+      continue; // every web was renamed
     isl::space space = namedSetSpace(scop.ctx, array.name, 0);
     bool isLiveIn = !liveIn.range()
                          .intersect(isl::union_set(isl::set::universe(space)))

@@ -141,7 +141,9 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
   }
   isl::ctx ctx = scop.ctx;
   isl_options_set_schedule_outer_coincidence(ctx.get(), 1);
-  isl_options_set_schedule_serialize_sccs(ctx.get(), 0);
+  // Split statements only pay off when their pieces are not fused back
+  // into one band: then strongly connected components are serialized.
+  isl_options_set_schedule_serialize_sccs(ctx.get(), options.serializeSccs);
   isl_options_set_schedule_maximize_band_depth(ctx.get(), 1);
   isl_options_set_schedule_whole_component(ctx.get(), 0);
   isl_options_set_on_error(ctx.get(), ISL_ON_ERROR_CONTINUE);

@@ -21,6 +21,9 @@ struct SchedulingOptions {
   unsigned long maxOperations = 20000000;
   /// Skip isl's scheduler and use the original loop structure.
   bool useOriginal = false;
+  /// Give each strongly connected component of the dependence graph its own
+  /// band (less fusion); used for scops whose statements were split.
+  bool serializeSccs = false;
 };
 
 struct ScheduleResult {

@@ -10,6 +10,7 @@
 
 #include "HostPrinter.h"
 #include "Pipeline.h"
+#include "IndexSetSplitting.h"
 #include "ScalarExpansion.h"
 #include "ScopBuilder.h"
 
@@ -358,6 +359,15 @@ int runDriver(int argc, const char **argv) {
         if (options.verbose)
           llvm::errs() << region.scop->loc.str() << ": remark: scalar '"
                        << expansion.array << "': " << expansion.reason << "\n";
+    for (ScopRegion &region : input.regions) {
+      std::vector<std::string> splits =
+          polyhedral::splitIndexSets(*region.scop);
+      region.serializeSccs = !splits.empty();
+      for (const std::string &split : splits)
+        if (options.verbose)
+          llvm::errs() << region.scop->loc.str() << ": remark: " << split
+                       << "\n";
+    }
   } catch (const isl::exception &e) {
     llvm::errs() << "polycuda: internal compiler error in stage 'scalar "
                     "expansion': isl: "
@@ -391,8 +401,10 @@ int runDriver(int argc, const char **argv) {
       std::vector<isl::ast_node> asts;
       for (ScopRegion &region : input.regions) {
         polyhedral::Dependences deps;
+        polyhedral::PipelineOptions scoped = pipeline;
+        scoped.scheduling.serializeSccs = region.serializeSccs;
         polyhedral::ScheduleResult result =
-            polyhedral::runSchedulePipeline(*region.scop, deps, pipeline);
+            polyhedral::runSchedulePipeline(*region.scop, deps, scoped);
         if (options.dumpSchedule)
           std::cout << "// schedule of the scop at " << region.scop->loc.str()
                     << "\n" << scheduleYaml(result.schedule) << "\n";
@@ -404,8 +416,10 @@ int runDriver(int argc, const char **argv) {
     } else {
       std::vector<polyhedral::GpuProgram> programs;
       for (ScopRegion &region : input.regions) {
+        polyhedral::PipelineOptions scoped = pipeline;
+        scoped.scheduling.serializeSccs = region.serializeSccs;
         programs.push_back(polyhedral::runGpuPipeline(
-            *region.scop, pipeline, chooseNames(region.usedNames)));
+            *region.scop, scoped, chooseNames(region.usedNames)));
         if (programs.back().scheduleIsFallback)
           llvm::errs() << region.scop->loc.str()
                        << ": remark: used the original loop order: "

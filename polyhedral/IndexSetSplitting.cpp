@@ -1,0 +1,200 @@
+//===- IndexSetSplitting.cpp - Split statements on broadcast planes -------===//
+//
+// Stage 0b (see IndexSetSplitting.h). A plane is an equality between two or
+// more iterators (`j = k`) that holds on the sources of a self flow
+// dependence whose sinks are full-dimensional: a broadcast from a thin set
+// to the whole domain. The pieces keep the body, the accesses (restricted)
+// and the original schedule, so the program's meaning is unchanged; only
+// the scheduler sees separate statements. A few rounds handle planes that
+// appear inside a piece (the corner k = i = j of Floyd-Warshall).
+//
+//===----------------------------------------------------------------------===//
+#include "IndexSetSplitting.h"
+
+#include "Dependences.h"
+#include "IslExtras.h"
+
+#include <isl/constraint.h>
+
+#include <map>
+#include <set>
+
+namespace polycuda::polyhedral {
+
+namespace {
+
+constexpr int kMaxRounds = 3;
+constexpr size_t kMaxStatements = 64;
+
+/// Number of iterators with a non-zero coefficient in `c`.
+int iteratorsIn(isl_constraint *c, int dims) {
+  int n = 0;
+  for (int d = 0; d < dims; ++d) {
+    isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_set, d);
+    n += !isl_val_is_zero(v);
+    isl_val_free(v);
+  }
+  return n;
+}
+
+/// Planes `{ S[i] : e(i) = 0 }` (equalities of >= 2 iterators) on which the
+/// sources of broadcasting self dependences of `stmt` lie.
+std::vector<isl::set> broadcastPlanes(const Statement &stmt,
+                                      const isl::union_map &flow) {
+  std::vector<isl::set> planes;
+  std::set<std::string> seen;
+  int dims = stmt.iterators.size();
+  for (const isl::map &map : mapsOf(flow)) {
+    const char *from = isl_map_get_tuple_name(map.get(), isl_dim_in);
+    const char *to = isl_map_get_tuple_name(map.get(), isl_dim_out);
+    if (!from || !to || stmt.name != from || stmt.name != to)
+      continue;
+    isl_basic_map_list *pieces = isl_map_get_basic_map_list(map.get());
+    int n = isl_basic_map_list_n_basic_map(pieces);
+    for (int p = 0; p < n; ++p) {
+      isl_basic_map *piece = isl_basic_map_list_get_basic_map(pieces, p);
+      // Only broadcasts within one iteration of the outermost loop: those
+      // carried by it are no obstacle to parallelism inside it.
+      if (dims == 0 || !isl::manage(isl_map_from_basic_map(
+                                       isl_basic_map_copy(piece)))
+                           .is_subset(isl::manage(isl_map_equate(
+                               map.copy(), isl_dim_in, 0, isl_dim_out, 0)))) {
+        isl_basic_map_free(piece);
+        continue;
+      }
+      isl::set sinks = isl::manage(isl_set_from_basic_set(
+          isl_basic_map_range(isl_basic_map_copy(piece))));
+      isl::set sources = isl::manage(isl_set_from_basic_set(
+          isl_basic_map_domain(isl_basic_map_copy(piece))));
+      isl_basic_map_free(piece);
+      // Sinks must fill the statement's dimension: a broadcast, not a
+      // chain along a line.
+      isl_basic_set *sinkHull = isl_set_affine_hull(sinks.copy());
+      isl_basic_set *domainHull = isl_set_affine_hull(stmt.domain.copy());
+      int sinkEqs = isl_basic_set_n_constraint(sinkHull);
+      int domainEqs = isl_basic_set_n_constraint(domainHull);
+      isl_basic_set_free(sinkHull);
+      isl_basic_set_free(domainHull);
+      if (sinkEqs > domainEqs)
+        continue;
+      isl_basic_set *hull = isl_set_affine_hull(sources.copy());
+      isl_constraint_list *constraints =
+          isl_basic_set_get_constraint_list(hull);
+      int m = isl_constraint_list_n_constraint(constraints);
+      for (int c = 0; c < m; ++c) {
+        isl_constraint *constraint =
+            isl_constraint_list_get_constraint(constraints, c);
+        if (isl_constraint_is_equality(constraint) &&
+            iteratorsIn(constraint, dims) >= 2) {
+          isl::set plane = isl::manage(isl_set_from_basic_set(
+              isl_basic_set_from_constraint(isl_constraint_copy(constraint))));
+          isl::set inside = stmt.domain.intersect(plane);
+          if (!inside.is_empty() && !stmt.domain.is_subset(plane) &&
+              seen.insert(toString(plane)).second)
+            planes.push_back(plane);
+        }
+        isl_constraint_free(constraint);
+      }
+      isl_constraint_list_free(constraints);
+      isl_basic_set_free(hull);
+    }
+    isl_basic_map_list_free(pieces);
+  }
+  return planes;
+}
+
+/// `{ x : e(x) < 0 }` (sign -1) or `{ x : e(x) > 0 }` (sign +1) for the plane
+/// `{ x : e(x) = 0 }`.
+isl::set sideOf(const isl::set &plane, int sign) {
+  isl_basic_set *hull = isl_set_affine_hull(plane.copy());
+  isl_constraint_list *list = isl_basic_set_get_constraint_list(hull);
+  isl_constraint *eq = isl_constraint_list_get_constraint(list, 0);
+  isl_aff *e = isl_constraint_get_aff(eq);
+  if (sign > 0)
+    e = isl_aff_neg(e);
+  // e < 0  <=>  -e - 1 >= 0
+  isl_aff *shifted = isl_aff_add_constant_si(isl_aff_neg(e), -1);
+  isl_constraint_free(eq);
+  isl_constraint_list_free(list);
+  isl_basic_set_free(hull);
+  return isl::manage(isl_set_from_basic_set(isl_basic_set_from_constraint(
+      isl_inequality_from_aff(shifted))));
+}
+
+/// `stmt` restricted to `part`, renamed `name`.
+Statement restrictTo(const Statement &stmt, const isl::set &part,
+                     const std::string &name) {
+  Statement piece = stmt;
+  piece.name = name;
+  isl::set domain = isl::manage(isl_set_set_tuple_name(
+      stmt.domain.intersect(part).coalesce().release(), name.c_str()));
+  piece.domain = domain;
+  for (Access &access : piece.accesses)
+    access.relation = isl::manage(isl_map_set_tuple_name(
+                                      access.relation.copy(), isl_dim_in,
+                                      name.c_str()))
+                          .intersect_domain(domain);
+  return piece;
+}
+
+} // namespace
+
+std::vector<std::string> splitIndexSets(Scop &scop) {
+  std::vector<std::string> report;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    Dependences deps = computeDependences(scop);
+    std::vector<Statement> next;
+    isl::union_map schedule = isl::union_map::empty(scop.ctx);
+    bool changed = false;
+    for (const Statement &stmt : scop.statements) {
+      isl::map original =
+          scop.originalSchedule
+              .intersect_domain(isl::union_set(stmt.domain))
+              .extract_map(isl::manage(isl_space_map_from_domain_and_range(
+                  stmt.domain.get_space().release(),
+                  isl_space_range(mapsOf(scop.originalSchedule)
+                                      .front()
+                                      .get_space()
+                                      .release()))));
+      std::vector<isl::set> planes = broadcastPlanes(stmt, deps.flow);
+      if (planes.empty() ||
+          scop.statements.size() + next.size() >= kMaxStatements) {
+        next.push_back(stmt);
+        schedule = schedule.unite(isl::union_map(original));
+        continue;
+      }
+      // One plane per round; the next round sees the pieces.
+      isl::set plane = planes.front();
+      // The plane and both sides of it: on each side, the plane's instances
+      // run either all before or all after the side's instances in the
+      // original order, so each piece's dependences have one direction.
+      std::vector<std::pair<isl::set, std::string>> parts = {
+          {plane, "_p"}};
+      isl::set rest = stmt.domain.subtract(plane);
+      for (auto [side, suffix] : {std::pair{sideOf(plane, -1), "_l"},
+                                  std::pair{sideOf(plane, +1), "_g"}}) {
+        isl::set part = rest.intersect(side);
+        if (!part.is_empty())
+          parts.push_back({part, suffix});
+      }
+      for (auto &[part, suffix] : parts) {
+        Statement piece = restrictTo(stmt, part, stmt.name + suffix);
+        schedule = schedule.unite(isl::union_map(
+            isl::manage(isl_map_set_tuple_name(original.copy(), isl_dim_in,
+                                               piece.name.c_str()))
+                .intersect_domain(piece.domain)));
+        next.push_back(piece);
+      }
+      report.push_back(stmt.name + " (" + stmt.loc.str() + ") split on " +
+                       toString(plane));
+      changed = true;
+    }
+    if (!changed)
+      break;
+    scop.statements = next;
+    scop.originalSchedule = schedule;
+  }
+  return report;
+}
+
+} // namespace polycuda::polyhedral
