@@ -275,6 +275,46 @@ std::string cudaCompiler() {
   return "nvcc";
 }
 
+/// Deepest nest of host loops around a kernel launch: launches grow as the
+/// problem size to this power.
+unsigned launchDepth(const polyhedral::Scop &scop,
+                     const polyhedral::PipelineOptions &pipeline) {
+  polyhedral::GpuProgram program = polyhedral::runGpuPipeline(scop, pipeline);
+  unsigned depth = 0;
+  for (const polyhedral::Kernel &kernel : program.kernels)
+    depth = std::max(depth, kernel.hostDepth);
+  return depth;
+}
+
+/// Splits statements on broadcast planes (IndexSetSplitting) when that
+/// lowers the launch depth of the mapped program, e.g. Floyd-Warshall from a
+/// wavefront of n^2 launches to 9 parallel kernels per k.
+void chooseIndexSetSplit(ScopRegion &region,
+                         const polyhedral::PipelineOptions &pipeline,
+                         bool verbose) {
+  auto split = std::make_unique<polyhedral::Scop>(*region.scop);
+  std::vector<std::string> splits = polyhedral::splitIndexSets(*split);
+  if (splits.empty())
+    return;
+  polyhedral::PipelineOptions serialized = pipeline;
+  serialized.dumpAfter.clear();
+  serialized.verbose = false;
+  polyhedral::PipelineOptions plain = serialized;
+  serialized.scheduling.serializeSccs = true;
+  unsigned before = launchDepth(*region.scop, plain);
+  unsigned after = launchDepth(*split, serialized);
+  bool keep = after < before;
+  if (verbose)
+    for (const std::string &line : splits)
+      llvm::errs() << region.scop->loc.str() << ": remark: "
+                   << (keep ? "" : "not ") << "applied: " << line
+                   << " (launch depth " << before << " -> " << after << ")\n";
+  if (keep) {
+    region.scop = std::move(split);
+    region.serializeSccs = true;
+  }
+}
+
 } // namespace
 
 int runDriver(int argc, const char **argv) {
@@ -359,15 +399,8 @@ int runDriver(int argc, const char **argv) {
         if (options.verbose)
           llvm::errs() << region.scop->loc.str() << ": remark: scalar '"
                        << expansion.array << "': " << expansion.reason << "\n";
-    for (ScopRegion &region : input.regions) {
-      std::vector<std::string> splits =
-          polyhedral::splitIndexSets(*region.scop);
-      region.serializeSccs = !splits.empty();
-      for (const std::string &split : splits)
-        if (options.verbose)
-          llvm::errs() << region.scop->loc.str() << ": remark: " << split
-                       << "\n";
-    }
+    for (ScopRegion &region : input.regions)
+      chooseIndexSetSplit(region, pipeline, options.verbose);
   } catch (const isl::exception &e) {
     llvm::errs() << "polycuda: internal compiler error in stage 'scalar "
                     "expansion': isl: "

@@ -56,4 +56,4 @@ for input in "$carry/inputs/"*.c; do
     fi
   done
 done
-column -s, -t "$csv"
+cat "$csv"
