@@ -26,7 +26,10 @@ isl::pw_aff gridExtent(const Kernel &kernel, unsigned d,
       hostSchedule.reverse().apply_range(kernel.memberSchedules[d]);
   isl::map range = relation.as_map();
   isl::val size(range.ctx(), kernel.blockSize[d]);
-  isl::pw_aff lowest = range.lexmin_pw_multi_aff().at(0).scale_down(size).floor();
+  isl::pw_aff lowest =
+      kernel.globalOffset[d]
+          ? liftToSpace(kernel.offsets[d], range.get_space().domain())
+          : range.lexmin_pw_multi_aff().at(0).scale_down(size).floor();
   isl::pw_aff highest =
       range.lexmax_pw_multi_aff().at(0).scale_down(size).floor();
   return highest.sub(lowest).add(
@@ -46,7 +49,8 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   isl::space space =
       isl::manage(isl_ast_build_get_schedule_space(build.get()));
   POLYCUDA_CHECK(setDims(space) == kernel.hostDepth)
-      << "host depth mismatch for " << name;
+      << "host depth mismatch for " << name << ": build " << setDims(space)
+      << ", prefix " << kernel.hostDepth << " in " << toString(program.schedule);
   std::vector<isl::ast_expr> grid;
   for (unsigned d = 0; d < kernel.numMapped; ++d)
     grid.push_back(build.expr_from(gridExtent(kernel, d, hostSchedule)));

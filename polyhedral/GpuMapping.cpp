@@ -167,7 +167,20 @@ private:
         isl::pw_aff lowest = range.lexmin_pw_multi_aff().at(0);
         isl::val size(scop.ctx, kernel.blockSize[d]);
         isl::pw_aff offset = lowest.scale_down(size).floor();
-        offsets.push_back(inputsToParams(offset, hostNames));
+        // A piecewise first tile (skewed wavefronts) makes the kernel's AST
+        // expensive to build and its guards long; the first tile over all
+        // host iterations is then used instead (some blocks idle).
+        bool global = isl_pw_aff_n_piece(offset.get()) > 1;
+        kernel.globalOffset.push_back(global);
+        if (global) {
+          isl::pw_aff first = range.range().lexmin_pw_multi_aff().at(0);
+          offset = totalOn(first.scale_down(size).floor(), scop.context);
+          kernel.offsets.push_back(offset);
+          offsets.push_back(offset);
+        } else {
+          kernel.offsets.push_back(offset);
+          offsets.push_back(inputsToParams(offset, hostNames));
+        }
       }
       isl::union_map pinned = isl::union_map::empty(scop.ctx);
       for (isl::map map : mapsOf(schedule)) {
@@ -195,8 +208,8 @@ private:
       }
       schedule = pinned;
     }
-    kernel.schedule = schedule.intersect_domain(domain);
-    kernel.context = context;
+    kernel.schedule = schedule.intersect_domain(domain).coalesce();
+    kernel.context = context.coalesce();
 
     std::set<unsigned> arrays;
     for (const isl::set &set : setsOf(instances)) {

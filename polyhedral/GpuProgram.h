@@ -46,6 +46,12 @@ struct Kernel {
   isl::union_set instances;
   /// Per mapped member, its schedule `{ S[i] -> [s] }`.
   std::vector<isl::union_map> memberSchedules;
+  /// Per mapped member: the index of the first tile, `floor(min s / T)`.
+  /// When `globalOffset[d]`, `offsets[d]` is `[params] -> { [o] }`, the same
+  /// for every host iteration; otherwise it is a function of the host
+  /// iterators `{ [c] -> [o] }` recomputed by the host AST build.
+  std::vector<bool> globalOffset;
+  std::vector<isl::pw_aff> offsets;
   /// The kernel schedule `[params, c, b, t] -> { S[i] -> [s] }`, the mapped
   /// members pinned to `T * (b + offset) + t`.
   isl::union_map schedule;

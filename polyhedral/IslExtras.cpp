@@ -67,6 +67,11 @@ isl::pw_aff paramOn(const isl::space &space, const std::string &name) {
 }
 
 isl::pw_aff liftToSpace(const isl::pw_aff &pa, const isl::space &space) {
+  isl_space *domain = isl_pw_aff_get_domain_space(pa.get());
+  bool onParams = isl_space_is_params(domain);
+  isl_space_free(domain);
+  if (onParams)
+    return isl::manage(isl_pw_aff_insert_domain(pa.copy(), space.copy()));
   isl_space *target = isl_space_params(space.copy());
   target = isl_space_set_from_params(target);
   isl_space *mapSpace = isl_space_map_from_domain_and_range(space.copy(), target);

@@ -1,0 +1,537 @@
+#!/usr/bin/env python3
+"""Generate a random, valid polycuda input program.
+
+Usage: generate.py SEED OUT.c
+
+The program has the layout of inputs/*.c: 1-3 double arrays (globals, or
+static locals of main passed as parameters), a deterministic initialisation,
+a kernel function with int parameters and one `#pragma scop` region, and a
+main that prints every array with print_array (`== name`, then `%.10e`
+values, 8 per line), so tests/e2e/compare_outputs.py can compare a
+translated build against the sequential gcc build.
+
+The same SEED always gives the same program (random.Random(seed) only).
+
+Validity: the parameter values main passes are fixed at generation time, so
+every loop variable gets a concrete interval (an over-approximation of the
+values it takes, from the intervals of its bounds); a subscript is only
+emitted when its interval lies inside the array dimension, so every access
+of every instance is in bounds. Loop variables are never negative, so the
+integer `/` and `%` by positive constants have non-negative dividends.
+Values stay moderate: assignments are convex-ish combinations, reductions add
+small multiples, products are scaled by small factors.
+"""
+
+import random
+import sys
+
+# --------------------------------------------------------------------------
+# Affine expressions over loop variables and parameters, with intervals.
+
+
+class Aff:
+    """sum(coef * var) + const, vars in insertion order."""
+
+    def __init__(self, terms=None, const=0):
+        self.terms = dict(terms or {})
+        self.const = const
+
+    def add(self, other):
+        t = dict(self.terms)
+        for v, c in other.terms.items():
+            t[v] = t.get(v, 0) + c
+            if t[v] == 0:
+                del t[v]
+        return Aff(t, self.const + other.const)
+
+    def plus(self, c):
+        return Aff(self.terms, self.const + c)
+
+    def interval(self, env):
+        lo = hi = self.const
+        for v, c in self.terms.items():
+            vlo, vhi = env[v]
+            if c >= 0:
+                lo += c * vlo
+                hi += c * vhi
+            else:
+                lo += c * vhi
+                hi += c * vlo
+        return lo, hi
+
+    def vars(self):
+        return set(self.terms)
+
+    def __str__(self):
+        out = ""
+        for v, c in self.terms.items():
+            if not out:
+                if c == 1:
+                    out = v
+                elif c == -1:
+                    out = "-" + v
+                else:
+                    out = "%d * %s" % (c, v)
+            else:
+                sign = " + " if c > 0 else " - "
+                ac = abs(c)
+                out += sign + (v if ac == 1 else "%d * %s" % (ac, v))
+        if not out:
+            return str(self.const)
+        if self.const > 0:
+            out += " + %d" % self.const
+        elif self.const < 0:
+            out += " - %d" % -self.const
+        return out
+
+
+def V(name, c=0):
+    return Aff({name: 1}, c)
+
+
+def C(c):
+    return Aff({}, c)
+
+
+class MinMax:
+    """min or max of two bounds, printed as a ternary."""
+
+    def __init__(self, kind, a, b, spelling):
+        self.kind, self.a, self.b, self.spelling = kind, a, b, spelling
+
+    def plus(self, c):
+        return MinMax(self.kind, self.a.plus(c), self.b.plus(c), self.spelling)
+
+    def interval(self, env):
+        alo, ahi = self.a.interval(env)
+        blo, bhi = self.b.interval(env)
+        if self.kind == "min":
+            return min(alo, blo), min(ahi, bhi)
+        return max(alo, blo), max(ahi, bhi)
+
+    def vars(self):
+        return self.a.vars() | self.b.vars()
+
+    def __str__(self):
+        a, b = str(self.a), str(self.b)
+        if self.kind == "min":
+            if self.spelling == 0:
+                return "(%s < %s ? %s : %s)" % (a, b, a, b)
+            return "(%s > %s ? %s : %s)" % (b, a, a, b)
+        if self.spelling == 0:
+            return "(%s > %s ? %s : %s)" % (a, b, a, b)
+        return "(%s < %s ? %s : %s)" % (b, a, a, b)
+
+
+# --------------------------------------------------------------------------
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.seed = seed
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    # ---- program-level choices ------------------------------------------
+
+    def setup(self):
+        r = self.r
+        self.sizes = {"N": r.randint(12, 24), "M": r.randint(12, 24)}
+        # parameter n belongs to N, m to M; n <= N - 2.
+        self.params = {"n": ("N", r.randint(2, 4)), "m": ("M", r.randint(2, 4))}
+        self.pval = {p: self.sizes[s] - d for p, (s, d) in self.params.items()}
+        self.tsteps = r.randint(2, 4)
+        self.pval["tsteps"] = self.tsteps
+        self.use_globals = self.chance(0.5)
+        names = ["A", "B", "C"]
+        self.arrays = []
+        for a in range(r.randint(1, 3)):
+            ndim = r.choice([1, 2, 2, 2, 3])
+            dims = [r.choice(["N", "M"]) for _ in range(ndim)]
+            self.arrays.append((names[a], dims))
+        self.temps = []
+        self.uses_t = False
+
+    def penv(self):
+        return {p: (v, v) for p, v in self.pval.items()}
+
+    # ---- loop bounds ----------------------------------------------------
+
+    def lower_bound(self, outer):
+        """A bound >= 0 (for every value of the outer variables)."""
+        r = self.r
+        cands = [C(0), C(0), C(1), C(2)]
+        for v in outer:
+            cands += [V(v), V(v, 1)]
+            cands.append(MinMax("max", C(0), V(v, -2), r.randint(0, 1)))
+            cands.append(MinMax("max", V(v, -3), C(1), r.randint(0, 1)))
+        return r.choice(cands)
+
+    def upper_bound(self, outer):
+        """An exclusive upper bound."""
+        r = self.r
+        ps = ["n", "m"]
+        cands = []
+        for p in ps:
+            cands += [V(p), V(p), V(p, -1), V(p, -2)]
+        for v in outer:
+            p = r.choice(ps)
+            cands += [V(v), V(v, 1), V(v, 3)]
+            cands.append(MinMax("min", V(p), V(v, 3), r.randint(0, 1)))
+            cands.append(Aff({p: 1, v: -1}))
+            cands.append(MinMax("min", V(p, -1), V(v, 2), r.randint(0, 1)))
+        return r.choice(cands)
+
+    def make_loop(self, var, outer, env):
+        """Return (header string, interval of var)."""
+        r = self.r
+        lb = self.lower_bound(outer)
+        ub = self.upper_bound(outer)
+        lblo, _ = lb.interval(env)
+        _, ubhi = ub.interval(env)
+        interval = (max(lblo, 0), ubhi - 1)
+        stride = 2 if self.chance(0.15) else 1
+        if self.chance(0.25):
+            # reversed loop: start at the last value below the upper bound
+            step = "%s--" % var if stride == 1 else "%s -= 2" % var
+            if self.chance(0.5):
+                cond = "%s >= %s" % (var, lb)
+            else:
+                cond = "%s > %s" % (var, lb.plus(-1))
+            head = "for (%s = %s; %s; %s)" % (var, ub.plus(-1), cond, step)
+            return head, interval
+        extra = ""
+        if self.chance(0.1):
+            # a second upper bound joined with &&
+            p = r.choice(["n", "m"])
+            extra = " && %s < %s" % (var, p)
+            interval = (interval[0], min(interval[1], self.pval[p] - 1))
+        step = "%s++" % var if stride == 1 else "%s += 2" % var
+        if self.chance(0.3) and isinstance(ub, Aff):
+            cond = "%s <= %s" % (var, ub.plus(-1))
+        else:
+            cond = "%s < %s" % (var, ub)
+        head = "for (%s = %s; %s%s; %s)" % (var, lb, cond, extra, step)
+        return head, interval
+
+    # ---- subscripts and expressions ---------------------------------------
+
+    def subscript(self, size, env, loopvars):
+        """An index expression whose interval is inside [0, size - 1]."""
+        r = self.r
+        cands = []
+        for v in loopvars:
+            w = 3 if v == loopvars[-1] else 2
+            for off in (-1, 0, 1):
+                cands += [(V(v, off), w)]
+            cands += [(V(v, 2), 1), (V(v, -2), 1)]
+            for p in ("n", "m"):
+                cands.append((Aff({p: 1, v: -1}, -1), 1))
+            for u in loopvars:
+                if u != v:
+                    cands.append((Aff({v: 1, u: 1}), 1))
+            cands.append((Aff({v: 2}), 1))
+            cands.append(("div", v))
+            cands.append(("mod", v))
+        for p in ("n", "m"):
+            cands.append((V(p, -1), 1))
+        cands += [(C(0), 1), (C(1), 1)]
+        ok = []
+        for c in cands:
+            if isinstance(c[0], Aff):
+                lo, hi = c[0].interval(env)
+                if 0 <= lo and hi <= size - 1:
+                    ok.append(c)
+            else:
+                kind, v = c
+                vlo, vhi = env[v]
+                if kind == "div":
+                    k = r.choice([2, 3])
+                    if vhi // k <= size - 1:
+                        ok.append(("(%s + 1) / %d" % (v, k)
+                                   if (vhi + 1) // k <= size - 1 else
+                                   "%s / %d" % (v, k), 1))
+                else:
+                    k = r.choice([2, 3, 4])
+                    if k <= size:
+                        ok.append(("%s %% %d" % (v, k), 1))
+        if not ok:
+            return str(r.randint(0, size - 1))
+        total = sum(w for _, w in ok)
+        x = r.uniform(0, total)
+        for e, w in ok:
+            x -= w
+            if x <= 0:
+                return str(e)
+        return str(ok[-1][0])
+
+    def ref(self, env, loopvars, array=None):
+        name, dims = array or self.r.choice(self.arrays)
+        subs = [self.subscript(self.sizes[d], env, loopvars) for d in dims]
+        return name + "".join("[%s]" % s for s in subs)
+
+    def coef(self):
+        return self.r.choice(["0.5", "0.25", "0.125", "0.75", "-0.25", "0.375"])
+
+    def int_term(self, loopvars):
+        r = self.r
+        v = r.choice(loopvars)
+        if len(loopvars) > 1 and self.chance(0.5):
+            u = r.choice([x for x in loopvars if x != v])
+            e = "%s + 2 * %s" % (v, u)
+        else:
+            e = v
+        return "0.0625 * (double)((%s) %% %d)" % (e, r.choice([2, 3, 5, 7]))
+
+    def rhs_assign(self, env, loopvars, temp):
+        """Right-hand side for `=`: bounded combination of reads."""
+        r = self.r
+        terms = []
+        for _ in range(r.randint(1, 3)):
+            k = r.random()
+            if temp and not terms and self.chance(0.7):
+                terms.append("%s * %s" % (self.coef(), temp))
+            elif k < 0.55:
+                terms.append("%s * %s" % (self.coef(), self.ref(env, loopvars)))
+            elif k < 0.7:
+                terms.append("0.25 * %s * %s" % (self.ref(env, loopvars),
+                                                 self.ref(env, loopvars)))
+            elif k < 0.8:
+                a, b = self.ref(env, loopvars), self.ref(env, loopvars)
+                terms.append("0.5 * (%s > %s ? %s : %s)" % (a, b, a, b))
+            elif k < 0.9 and loopvars:
+                terms.append(self.int_term(loopvars))
+            else:
+                terms.append("(%s + %s) / 2.0" % (self.ref(env, loopvars),
+                                                  self.ref(env, loopvars)))
+        if temp and not any(temp in t for t in terms):
+            terms[0] = "%s * %s" % (self.coef(), temp)
+        if self.chance(0.4):
+            terms.append(r.choice(["0.1", "1.0", "0.01 * n", "0.5"]))
+        return " + ".join(terms)
+
+    def statement(self, env, loopvars, temp=None):
+        """One statement (string, without indentation or `;`)."""
+        r = self.r
+        lhs = self.ref(env, loopvars)
+        k = r.random()
+        if temp:
+            return "%s = %s" % (lhs, self.rhs_assign(env, loopvars, temp))
+        if k < 0.5:
+            return "%s = %s" % (lhs, self.rhs_assign(env, loopvars, None))
+        if k < 0.75:
+            if self.chance(0.5):
+                return "%s += %s * %s" % (lhs, r.choice(["0.125", "0.0625", "0.25"]),
+                                          self.ref(env, loopvars))
+            return "%s += 0.0625 * %s * %s" % (lhs, self.ref(env, loopvars),
+                                               self.ref(env, loopvars))
+        if k < 0.85:
+            return "%s -= 0.125 * %s" % (lhs, self.ref(env, loopvars))
+        if self.chance(0.6):
+            return "%s *= %s" % (lhs, r.choice(["0.5", "0.75", "1.0625", "0.9375", "-0.5"]))
+        return "%s *= (0.5 + 0.125 * %s)" % (lhs, self.ref(env, loopvars))
+
+    def condition(self, env, loopvars):
+        r = self.r
+        v = r.choice(loopvars)
+        u = r.choice(loopvars)
+        p = r.choice(["n", "m"])
+        c = r.choice([
+            "%s + %s < %s" % (v, u, p),
+            "%s >= %s" % (v, u),
+            "%s %% 2 == 0" % v,
+            "%s > 2 && %s < %s - 1" % (v, u, p),
+            "!(%s == %s)" % (v, u),
+            "%s < 3 || %s > %d" % (v, u, r.randint(3, 8)),
+            "%s <= %s + 1" % (v, u),
+            "(%s + 1) / 2 != %d" % (v, r.randint(1, 5)),
+        ])
+        return c
+
+    # ---- nests ----------------------------------------------------------
+
+    def nest(self, idx, indent):
+        r = self.r
+        depth = r.randint(1, 3)
+        names = ["i", "j", "k"]
+        if self.chance(0.2):
+            r.shuffle(names)
+        names = names[:depth]
+        nstmts = r.randint(1, 3)
+        # level of each statement (1..depth), biased to the innermost
+        levels = [depth if self.chance(0.6) else r.randint(1, depth)
+                  for _ in range(nstmts)]
+        levels[r.randrange(nstmts)] = depth  # no empty innermost loop
+        temp = None
+        if self.chance(0.25):
+            temp = "s%d" % idx
+            self.temps.append(temp)
+        lines = []
+        timed = self.chance(0.2)
+        if timed:
+            self.uses_t = True
+            lines.append(indent + "for (t = 0; t < tsteps; t++) {")
+            indent += "  "
+        env = self.penv()
+        env["t"] = (0, self.tsteps - 1)
+        used_temp = [False]
+
+        def body(level, ind, loopvars):
+            var = names[level - 1]
+            head, interval = self.make_loop(var, loopvars, env)
+            env[var] = interval
+            lv = loopvars + [var]
+            out = [ind + head + " {"]
+            here = [i for i, l in enumerate(levels) if l == level]
+            before = [i for i in here if level == depth or self.chance(0.5)]
+            after = [i for i in here if i not in before]
+
+            def emit(i):
+                res = []
+                ind2 = ind + "  "
+                if temp and not used_temp[0] and (level == depth or self.chance(0.5)):
+                    used_temp[0] = True
+                    res.append(ind2 + "%s = %s;" % (temp, self.rhs_assign(env, lv, None)))
+                    res.append(ind2 + self.statement(env, lv, temp) + ";")
+                    return res
+                s = self.statement(env, lv)
+                if self.chance(0.2):
+                    res.append(ind2 + "if (%s)" % self.condition(env, lv))
+                    res.append(ind2 + "  " + s + ";")
+                else:
+                    res.append(ind2 + s + ";")
+                return res
+
+            for i in before:
+                out += emit(i)
+            if level < depth:
+                out += body(level + 1, ind + "  ", lv)
+            for i in after:
+                out += emit(i)
+            out.append(ind + "}")
+            del env[var]
+            return out
+
+        lines += body(1, indent, [])
+        if timed:
+            lines.append(indent[:-2] + "}")
+        if temp and not used_temp[0]:
+            self.temps.remove(temp)
+        return lines
+
+    def scop(self):
+        lines = []
+        for idx in range(self.r.randint(1, 3)):
+            if self.chance(0.15):
+                lines.append("  %s = %s;" % (self.ref(self.penv(), []),
+                                             self.rhs_assign(self.penv(), [], None)))
+            lines += self.nest(idx, "  ")
+        return lines
+
+    # ---- whole program ----------------------------------------------------
+
+    def decl(self, name, dims, prefix=""):
+        return "%sdouble %s%s" % (prefix, name, "".join("[%s]" % d for d in dims))
+
+    def program(self):
+        self.setup()
+        r = self.r
+        body = self.scop()
+        out = []
+        out.append("/* random_%d.c -- generated by tests/random/generate.py %d (do not edit)"
+                   % (self.seed, self.seed))
+        out.append(" *")
+        out.append(" * Differential test input: the sequential gcc build is the reference.")
+        out.append(" */")
+        out.append("#include <stdio.h>")
+        out.append("#include <stdlib.h>")
+        out.append("#include <math.h>")
+        out.append("")
+        out.append("/* gcc does not know the scop pragmas; keep -Wall quiet about them. */")
+        out.append('#pragma GCC diagnostic ignored "-Wunknown-pragmas"')
+        out.append("")
+        for s in ("N", "M"):
+            out.append("#ifndef %s" % s)
+            out.append("# define %s %d" % (s, self.sizes[s]))
+            out.append("#endif")
+        out.append("")
+        if self.use_globals:
+            for name, dims in self.arrays:
+                out.append(self.decl(name, dims, "static ") + ";")
+            out.append("")
+        out.append("static void print_array(const char *name, const double *a, long count)")
+        out.append("{")
+        out.append("  long i;")
+        out.append('  printf("== %s\\n", name);')
+        out.append("  for (i = 0; i < count; i++) {")
+        out.append('    printf("%.10e", a[i]);')
+        out.append("    putchar((i % 8 == 7 || i == count - 1) ? '\\n' : ' ');")
+        out.append("  }")
+        out.append("}")
+        out.append("")
+        params = ["int n", "int m", "int tsteps"]
+        if not self.use_globals:
+            params += [self.decl(n, d) for n, d in self.arrays]
+        out.append("static void kernel_random(%s)" % ", ".join(params))
+        out.append("{")
+        out.append("  int t, i, j, k;")
+        for tmp in self.temps:
+            out.append("  double %s;" % tmp)
+        out.append("")
+        out.append("#pragma scop")
+        out += body
+        out.append("#pragma endscop")
+        out.append("}")
+        out.append("")
+        out.append("int main(int argc, char **argv)")
+        out.append("{")
+        if not self.use_globals:
+            out.append("  static " + ", ".join(
+                n + "".join("[%s]" % d for d in dims) for n, dims in self.arrays).join(
+                    ["double ", ";"]))
+        out.append("  int i, j, k;")
+        out.append("")
+        out.append("  (void)argv;")
+        for ai, (name, dims) in enumerate(self.arrays):
+            vs = ["i", "j", "k"][:len(dims)]
+            ind = "  "
+            for v, d in zip(vs, dims):
+                out.append("%sfor (%s = 0; %s < %s; %s++)" % (ind, v, v, d, v))
+                ind += "  "
+            mul = [r.randint(1, 7) for _ in vs]
+            mod = r.choice([7, 11, 13, 17, 19])
+            idx = " + ".join("%d * %s" % (c, v) for c, v in zip(mul, vs))
+            out.append("%s%s%s = (double)((%s + %d) %% %d) / %d + %s;" % (
+                ind, name, "".join("[%s]" % v for v in vs), idx, ai + 1, mod, mod,
+                r.choice(["0.0", "0.5", "-0.25"])))
+        out.append("")
+        args = ["N - %d + (argc - 1)" % self.params["n"][1],
+                "M - %d" % self.params["m"][1], str(self.tsteps)]
+        if not self.use_globals:
+            args += [n for n, _ in self.arrays]
+        out.append("  kernel_random(%s);" % ", ".join(args))
+        out.append("")
+        for name, dims in self.arrays:
+            first = "&%s%s" % (name, "[0]" * len(dims)) if len(dims) > 1 else name
+            count = " * ".join(dims)
+            out.append('  print_array("%s", %s, (long)%s);' % (name, first, count))
+        out.append("  return 0;")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write("usage: generate.py SEED OUT.c\n")
+        return 2
+    seed = int(argv[1])
+    text = Gen(seed).program()
+    with open(argv[2], "w") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
