@@ -146,6 +146,7 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
   isl_options_set_schedule_serialize_sccs(ctx.get(), options.serializeSccs);
   isl_options_set_schedule_maximize_band_depth(ctx.get(), 1);
   isl_options_set_schedule_whole_component(ctx.get(), 0);
+  isl_options_set_schedule_maximize_coincidence(ctx.get(), 1);
   isl_options_set_on_error(ctx.get(), ISL_ON_ERROR_CONTINUE);
 
   isl::union_map all = deps.all();

@@ -273,7 +273,13 @@ class Gen:
         return name + "".join("[%s]" % s for s in subs)
 
     def coef(self):
-        return self.r.choice(["0.5", "0.25", "0.125", "0.75", "-0.25", "0.375"])
+        return self.r.choice(["0.5", "0.25", "0.125", "-0.25", "0.375"])
+
+    def clamp(self, e):
+        """e limited to [-1, 1] (keeps reductions from growing geometrically)."""
+        if self.chance(0.5):
+            return "(%s > 1.0 ? 1.0 : %s < -1.0 ? -1.0 : %s)" % (e, e, e)
+        return "(%s < -1.0 ? -1.0 : %s > 1.0 ? 1.0 : %s)" % (e, e, e)
 
     def int_term(self, loopvars):
         r = self.r
@@ -286,31 +292,39 @@ class Gen:
         return "0.0625 * (double)((%s) %% %d)" % (e, r.choice([2, 3, 5, 7]))
 
     def rhs_assign(self, env, loopvars, temp):
-        """Right-hand side for `=`: bounded combination of reads."""
+        """Right-hand side for `=`: a combination of reads whose coefficients
+        sum to less than 1 in magnitude (plus a constant), so repeated
+        assignments cannot blow up."""
         r = self.r
-        terms = []
+        terms = []  # (text, weight)
         for _ in range(r.randint(1, 3)):
             k = r.random()
             if temp and not terms and self.chance(0.7):
-                terms.append("%s * %s" % (self.coef(), temp))
+                c = self.coef()
+                terms.append(("%s * %s" % (c, temp), abs(float(c))))
             elif k < 0.55:
-                terms.append("%s * %s" % (self.coef(), self.ref(env, loopvars)))
+                c = self.coef()
+                terms.append(("%s * %s" % (c, self.ref(env, loopvars)), abs(float(c))))
             elif k < 0.7:
-                terms.append("0.25 * %s * %s" % (self.ref(env, loopvars),
-                                                 self.ref(env, loopvars)))
+                terms.append(("0.25 * %s * %s" % (
+                    self.clamp(self.ref(env, loopvars)), self.ref(env, loopvars)), 0.25))
             elif k < 0.8:
                 a, b = self.ref(env, loopvars), self.ref(env, loopvars)
-                terms.append("0.5 * (%s > %s ? %s : %s)" % (a, b, a, b))
+                terms.append(("0.5 * (%s > %s ? %s : %s)" % (a, b, a, b), 0.5))
             elif k < 0.9 and loopvars:
-                terms.append(self.int_term(loopvars))
+                terms.append((self.int_term(loopvars), 0.0))
             else:
-                terms.append("(%s + %s) / 2.0" % (self.ref(env, loopvars),
-                                                  self.ref(env, loopvars)))
-        if temp and not any(temp in t for t in terms):
-            terms[0] = "%s * %s" % (self.coef(), temp)
+                terms.append(("(%s + %s) / 4.0" % (self.ref(env, loopvars),
+                                                   self.ref(env, loopvars)), 0.5))
+        if temp and not any(temp in t for t, _ in terms):
+            c = self.coef()
+            terms[0] = ("%s * %s" % (c, temp), abs(float(c)))
+        text = " + ".join(t for t, _ in terms)
+        if sum(w for _, w in terms) > 0.9:
+            text = "0.5 * (%s)" % text
         if self.chance(0.4):
-            terms.append(r.choice(["0.1", "1.0", "0.01 * n", "0.5"]))
-        return " + ".join(terms)
+            text += " + " + r.choice(["0.1", "1.0", "0.01 * n", "0.5"])
+        return text
 
     def statement(self, env, loopvars, temp=None):
         """One statement (string, without indentation or `;`)."""
@@ -324,14 +338,14 @@ class Gen:
         if k < 0.75:
             if self.chance(0.5):
                 return "%s += %s * %s" % (lhs, r.choice(["0.125", "0.0625", "0.25"]),
-                                          self.ref(env, loopvars))
-            return "%s += 0.0625 * %s * %s" % (lhs, self.ref(env, loopvars),
-                                               self.ref(env, loopvars))
+                                          self.clamp(self.ref(env, loopvars)))
+            return "%s += 0.0625 * %s * %s" % (lhs, self.clamp(self.ref(env, loopvars)),
+                                               self.clamp(self.ref(env, loopvars)))
         if k < 0.85:
-            return "%s -= 0.125 * %s" % (lhs, self.ref(env, loopvars))
+            return "%s -= 0.125 * %s" % (lhs, self.clamp(self.ref(env, loopvars)))
         if self.chance(0.6):
-            return "%s *= %s" % (lhs, r.choice(["0.5", "0.75", "1.0625", "0.9375", "-0.5"]))
-        return "%s *= (0.5 + 0.125 * %s)" % (lhs, self.ref(env, loopvars))
+            return "%s *= %s" % (lhs, r.choice(["0.5", "0.75", "0.9375", "-0.5"]))
+        return "%s *= (0.5 + 0.125 * %s)" % (lhs, self.clamp(self.ref(env, loopvars)))
 
     def condition(self, env, loopvars):
         r = self.r

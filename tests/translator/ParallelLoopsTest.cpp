@@ -1,0 +1,136 @@
+//===- ParallelLoopsTest.cpp - Which loops of inputs/ run in parallel -----===//
+//
+// Pins, in source terms, the loops that are mapped to blocks and threads for
+// the classic kernels: each statement is found by the array it writes and its
+// depth, and a source loop counts as parallel when a mapped band member of
+// its kernel is exactly that loop's iterator (isl equality).
+//
+//===----------------------------------------------------------------------===//
+#include "Pipeline.h"
+#include "ScalarExpansion.h"
+#include "ScopBuilder.h"
+
+#include "../polyhedral/IslTestSupport.h"
+
+#include <set>
+
+namespace polycuda::test {
+namespace {
+
+using polyhedral::GpuProgram;
+using polyhedral::Statement;
+
+const std::string kInputs = std::string(POLYCUDA_RUNTIME_SOURCE_DIR) + "/../inputs/";
+
+class ParallelLoopsTest : public IslTest {
+protected:
+  void translate(const std::string &name) {
+    translator::FrontendOptions options;
+    options.clangArgs = {"-DMINI_DATASET"};
+    ASSERT_TRUE(translator::parseInput(kInputs + name + ".c", options, ctx(),
+                                       input));
+    ASSERT_EQ(1u, input.regions.size());
+    polyhedral::expandScalars(*input.regions[0].scop);
+    program = polyhedral::runGpuPipeline(*input.regions[0].scop,
+                                         polyhedral::PipelineOptions());
+  }
+
+  const Statement &statement(const std::string &array, unsigned depth) {
+    const Statement *found = nullptr;
+    for (const Statement &stmt : input.regions[0].scop->statements)
+      if (stmt.lhs->name == array && stmt.iterators.size() == depth) {
+        EXPECT_EQ(nullptr, found) << "several statements write " << array;
+        found = &stmt;
+      }
+    EXPECT_NE(nullptr, found) << "no statement writes " << array;
+    return *found;
+  }
+
+  /// Source loop variables of `stmt` mapped to blocks/threads.
+  std::set<std::string> parallelLoops(const Statement &stmt) {
+    std::set<std::string> loops;
+    for (const polyhedral::Kernel &kernel : program.kernels) {
+      for (const isl::union_map &member : kernel.memberSchedules) {
+        isl::union_map mine =
+            member.intersect_domain(isl::union_set(stmt.domain));
+        if (mine.is_empty())
+          continue;
+        for (size_t i = 0; i < stmt.iterators.size(); ++i) {
+          isl::union_map iterator(isl::manage(isl_map_intersect_domain(
+              isl_map_from_pw_aff(
+                  polyhedral::variableOn(stmt.domain.get_space(), i).release()),
+              stmt.domain.copy())));
+          isl::union_map aligned = isl::manage(isl_union_map_align_params(
+              iterator.copy(), isl_union_map_get_space(mine.get())));
+          if (mine.is_equal(aligned))
+            loops.insert(stmt.sourceIterators[i]);
+        }
+      }
+    }
+    return loops;
+  }
+
+  /// Host loops around the kernel that runs `stmt`.
+  unsigned hostDepthOf(const Statement &stmt) {
+    for (const polyhedral::Kernel &kernel : program.kernels)
+      if (!kernel.instances.intersect(isl::union_set(stmt.domain)).is_empty())
+        return kernel.hostDepth;
+    ADD_FAILURE() << "no kernel runs " << stmt.name;
+    return 0;
+  }
+
+  translator::ParsedInput input;
+  GpuProgram program;
+};
+
+using Loops = std::set<std::string>;
+
+TEST_F(ParallelLoopsTest, GemmRunsIAndJInParallel) {
+  translate("gemm");
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("C", 3)));
+}
+
+TEST_F(ParallelLoopsTest, TwoMmRunsIAndJOfBothProductsInParallel) {
+  translate("2mm");
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("tmp", 3)));
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("D", 3)));
+}
+
+TEST_F(ParallelLoopsTest, AtaxRunsRowsThenColumnsInParallel) {
+  translate("atax");
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("tmp", 2)));
+  EXPECT_EQ((Loops{"j"}), parallelLoops(statement("y", 2)));
+}
+
+TEST_F(ParallelLoopsTest, BicgRunsEachReductionOverItsOwnIndex) {
+  translate("bicg");
+  EXPECT_EQ((Loops{"j"}), parallelLoops(statement("s", 2)));
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("q", 2)));
+}
+
+TEST_F(ParallelLoopsTest, Jacobi2dKeepsTimeOnTheHostAndSpaceParallel) {
+  translate("jacobi2d");
+  for (const char *array : {"A", "B"}) {
+    const Statement &stmt = statement(array, 3);
+    EXPECT_EQ((Loops{"i", "j"}), parallelLoops(stmt)) << array;
+    EXPECT_EQ(1u, hostDepthOf(stmt)) << array;
+  }
+}
+
+TEST_F(ParallelLoopsTest, Fdtd2dRunsEveryFieldUpdateInParallel) {
+  translate("fdtd_2d");
+  for (const char *array : {"ey", "ex", "hz"}) {
+    const Statement &stmt = statement(array, 3);
+    EXPECT_EQ((Loops{"i", "j"}), parallelLoops(stmt)) << array;
+    EXPECT_EQ(1u, hostDepthOf(stmt)) << array;
+  }
+}
+
+TEST_F(ParallelLoopsTest, CovarianceRunsItsOuterLoopsInParallel) {
+  translate("covariance");
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("cov", 3)));
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("data", 2)));
+}
+
+} // namespace
+} // namespace polycuda::test
