@@ -109,9 +109,19 @@ extern "C" void polycuda_cuda_copy_to_host(void *dst, const void *src,
             "cudaMemcpy (device to host)");
 }
 
+/// Launches checked so far; printed at exit when POLYCUDA_LAUNCH_STATS is
+/// set (the benchmark tables report launches per program).
+static unsigned long long launchCount = 0;
+
+static void printLaunchStats(void) {
+  fprintf(stderr, "polycuda: %llu kernel launches\n", launchCount);
+}
+
 extern "C" void polycuda_cuda_check_launch(const char *kernel,
                                            const char *where) {
   char operation[256];
+  if (launchCount++ == 0 && isEnvFlagSet("POLYCUDA_LAUNCH_STATS"))
+    atexit(printLaunchStats);
   const char *name = kernel ? kernel : "<unnamed>";
   ensureDevice(where);
   snprintf(operation, sizeof(operation), "launch of kernel '%s'", name);

@@ -18,6 +18,7 @@ public:
   }
   std::string kernelQualifier() const override { return "__global__ void"; }
   std::string pointerQualifier() const override { return ""; }
+  std::string restrictQualifier() const override { return "__restrict__"; }
   std::string blockIndex(unsigned dim) const override {
     return std::string("blockIdx.") + "xyz"[dim];
   }

@@ -35,6 +35,8 @@ public:
   virtual std::string kernelQualifier() const = 0;
   /// Qualifier of array pointer parameters of kernels.
   virtual std::string pointerQualifier() const = 0;
+  /// The spelling of `restrict` after a pointer's `*`.
+  virtual std::string restrictQualifier() const = 0;
   virtual std::string blockIndex(unsigned dim) const = 0;
   virtual std::string threadIndex(unsigned dim) const = 0;
   virtual std::string mathName(const std::string &name) const = 0;

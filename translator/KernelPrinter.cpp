@@ -25,10 +25,19 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
                  const GpuTarget &target) {
   const Scop &scop = *program.scop;
   std::vector<std::pair<std::string, std::string>> params;
-  for (unsigned a : kernel.arrays)
-    params.push_back({target.pointerQualifier() + spell(scop.arrays[a].type) +
-                          " *",
-                      scop.arrays[a].name});
+  // Distinct arrays never overlap (the dependence analysis relies on it
+  // too), so pointers are restrict: the compiler may then keep values such
+  // as a reduction's accumulator in registers across loop iterations.
+  for (unsigned a : kernel.arrays) {
+    const Array &array = scop.arrays[a];
+    bool readOnly = true;
+    for (const std::string &name : kernel.statements)
+      for (const Access &access : scop.findStatement(name)->accesses)
+        readOnly &= access.array != a || access.kind == Access::Kind::Read;
+    params.push_back({target.pointerQualifier() + (readOnly ? "const " : "") +
+                          spell(array.type) + " *" + target.restrictQualifier(),
+                      array.name});
+  }
   for (const std::string &p : scop.params)
     params.push_back({"int", p});
   for (const auto &[name, type] : scop.scalarArgs)
@@ -46,8 +55,7 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
      << "(";
   auto params = kernelParameters(program, kernel, target);
   for (size_t i = 0; i < params.size(); ++i)
-    os << (i ? ", " : "") << params[i].first
-       << (params[i].first.back() == '*' ? "" : " ") << params[i].second;
+    os << (i ? ", " : "") << params[i].first << " " << params[i].second;
   os << ") {\n";
   for (unsigned d = 0; d < kernel.numMapped; ++d) {
     unsigned hw = kernel.hardwareDim[d];

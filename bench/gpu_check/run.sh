@@ -16,7 +16,7 @@ echo "commit: $(cat "$carry/commit.txt")"
 cmake -S "$carry" -B /tmp/gpu_check_build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build /tmp/gpu_check_build -j 16 2>&1 | grep -E "error|Error" | head -20
 csv=$out/gpu_check.csv
-echo "program,size,verdict,gpu_end_to_end_ms,sequential_ms" > "$csv"
+echo "program,size,verdict,gpu_end_to_end_ms,sequential_ms,launches" > "$csv"
 mkdir -p /tmp/ref
 for input in "$carry/inputs/"*.c; do
   name=$(basename "$input" .c)
@@ -27,10 +27,13 @@ for input in "$carry/inputs/"*.c; do
       continue
     fi
     t0=$(date +%s%N)
-    timeout 120 "$bin" > /tmp/ref/$name.$size.gpu 2> /tmp/ref/$name.$size.err
+    POLYCUDA_LAUNCH_STATS=1 timeout 120 "$bin" > /tmp/ref/$name.$size.gpu \
+      2> /tmp/ref/$name.$size.err
     rc=$?
     t1=$(date +%s%N)
     gpu_s=$(( (t1 - t0) / 1000000 ))
+    launches=$(sed -n 's/^polycuda: \([0-9]*\) kernel launches$/\1/p' \
+      /tmp/ref/$name.$size.err)
     if [ $rc -ne 0 ]; then
       echo "$name,$size,run-failed(rc=$rc),$gpu_s," >> "$csv"
       head -3 /tmp/ref/$name.$size.err
@@ -50,9 +53,9 @@ for input in "$carry/inputs/"*.c; do
         verdict=MISMATCH
         head -3 /tmp/ref/$name.cmp
       fi
-      echo "$name,$size,$verdict,$gpu_s,$(( (s1 - s0) / 1000000 ))" >> "$csv"
+      echo "$name,$size,$verdict,$gpu_s,$(( (s1 - s0) / 1000000 )),$launches" >> "$csv"
     else
-      echo "$name,$size,completed,$gpu_s," >> "$csv"
+      echo "$name,$size,completed,$gpu_s,,$launches" >> "$csv"
     fi
   done
 done
