@@ -57,6 +57,73 @@ std::vector<std::string> numberedNames(const std::string &prefix, unsigned n) {
   return names;
 }
 
+/// The iterator of `stmt` that `member` (restricted to `stmt`) equals, or -1.
+int iteratorOf(const Statement &stmt, const isl::union_map &member) {
+  isl::union_map mine = member.intersect_domain(isl::union_set(stmt.domain));
+  if (mine.is_empty())
+    return -1;
+  for (size_t k = 0; k < stmt.iterators.size(); ++k) {
+    isl::union_map iterator(
+        variableOn(stmt.domain.get_space(), k).as_map().intersect_domain(
+            stmt.domain));
+    if (mine.is_equal(iterator))
+      return k;
+  }
+  return -1;
+}
+
+/// Does `access` walk its array's last dimension with unit stride, and no
+/// other dimension, as iterator `k` advances?
+bool isUnitStride(const Access &access, unsigned k) {
+  isl::pw_multi_aff function = isl::manage(
+      isl_pw_multi_aff_from_map(access.relation.copy()));
+  unsigned rank = access.relation.range_tuple_dim();
+  if (rank == 0)
+    return false;
+  bool unit = true;
+  for (unsigned d = 0; d < rank && unit; ++d) {
+    isl::pw_aff index = function.at(d);
+    index.foreach_piece([&](isl::set, isl::multi_aff piece) {
+      isl::aff aff = piece.at(0);
+      isl_val *v = isl_aff_get_coefficient_val(aff.get(), isl_dim_in, k);
+      bool expected = d + 1 == rank ? (isl_val_is_one(v) || isl_val_is_negone(v))
+                                    : isl_val_is_zero(v);
+      unit &= expected;
+      isl_val_free(v);
+    });
+  }
+  return unit;
+}
+
+/// Hardware dimension (0 = x) of each mapped member: x goes to the member
+/// along which most references are coalesced (consecutive threads touch
+/// consecutive elements, Baskaran et al. 2008); the others follow from the
+/// innermost outwards. Ties keep the innermost member on x.
+std::vector<unsigned> hardwareOrder(const Scop &scop,
+                                    const std::vector<isl::union_map> &members) {
+  unsigned mapped = members.size();
+  std::vector<int> score(mapped, 0);
+  for (unsigned d = 0; d < mapped; ++d)
+    for (const Statement &stmt : scop.statements) {
+      int k = iteratorOf(stmt, members[d]);
+      if (k < 0)
+        continue;
+      for (const Access &access : stmt.accesses)
+        score[d] += isUnitStride(access, k);
+    }
+  std::vector<unsigned> order; // members, x first
+  for (unsigned d = mapped; d-- > 0;)
+    order.push_back(d);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](unsigned a, unsigned b) { return score[a] > score[b]; });
+  // Only x is chosen by coalescing; y and z keep innermost-first order.
+  std::vector<unsigned> hardware(mapped);
+  unsigned next = 1;
+  for (unsigned d = mapped; d-- > 0;)
+    hardware[d] = d == order.front() ? 0 : next++;
+  return hardware;
+}
+
 class Mapper {
 public:
   Mapper(GpuProgram &program, const GpuMappingOptions &options)
@@ -140,27 +207,30 @@ private:
       domain = domain.unite(isl::union_set(outputsToParams(map, hostNames).domain()));
     kernel.domain = domain;
     kernel.instances = instances;
+    kernel.hostSchedule = prefix;
 
+    std::vector<isl::union_map> members;
+    if (mapped > 0) {
+      isl::multi_union_pw_aff partial =
+          body.as<isl::schedule_node_band>().get_partial_schedule();
+      for (unsigned d = 0; d < mapped; ++d)
+        members.push_back(
+            isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
+                .intersect_domain(instances));
+    }
     std::vector<unsigned> sizes = sizesFor(kernel.id, mapped);
     kernel.blockSize.resize(mapped);
-    kernel.hardwareDim.resize(mapped);
-    for (unsigned d = 0; d < mapped; ++d) {
-      // The innermost mapped member varies fastest: threadIdx.x.
-      kernel.hardwareDim[d] = mapped - 1 - d;
+    kernel.hardwareDim = hardwareOrder(scop, members);
+    for (unsigned d = 0; d < mapped; ++d)
       kernel.blockSize[d] = sizes[kernel.hardwareDim[d]];
-    }
 
     isl::union_map schedule = subtreeSchedule(body).intersect_domain(instances);
     isl::set context = scop.context.intersect(
         isl::manage(isl_union_set_params(domain.copy())));
     if (mapped > 0) {
-      isl::multi_union_pw_aff partial =
-          body.as<isl::schedule_node_band>().get_partial_schedule();
       std::vector<isl::pw_aff> offsets;
       for (unsigned d = 0; d < mapped; ++d) {
-        isl::union_map member =
-            isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
-                .intersect_domain(instances);
+        isl::union_map member = members[d];
         kernel.memberSchedules.push_back(member);
         isl::map range =
             prefix.reverse().apply_range(member).as_map();

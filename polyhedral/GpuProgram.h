@@ -44,6 +44,10 @@ struct Kernel {
   std::vector<unsigned> hardwareDim;
   /// Statement instances without host parameters, `[params] -> { S[i] }`.
   isl::union_set instances;
+  /// The host loops around the launch, `{ S[i] -> [c] }`.
+  isl::union_map hostSchedule;
+  /// Arrays private to each thread of this kernel, held in registers.
+  std::vector<unsigned> registers;
   /// Per mapped member, its schedule `{ S[i] -> [s] }`.
   std::vector<isl::union_map> memberSchedules;
   /// Per mapped member: the index of the first tile, `floor(min s / T)`.

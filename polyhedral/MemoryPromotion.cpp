@@ -9,6 +9,8 @@
 
 #include "IslExtras.h"
 
+#include <algorithm>
+
 namespace polycuda::polyhedral {
 
 namespace {
@@ -27,10 +29,76 @@ ElementRange rangeOf(const isl::set &elements, const isl::set &context) {
   return range;
 }
 
+/// Untagged flow dependences whose source reference writes array `a`.
+isl::union_map flowOn(const Scop &scop, const Dependences &deps, unsigned a) {
+  isl::union_map result = isl::union_map::empty(scop.ctx);
+  for (const isl::map &map : mapsOf(deps.taggedFlow)) {
+    isl_map *source = isl_set_unwrap(isl_map_domain(map.copy()));
+    std::string stmt = isl_map_get_tuple_name(source, isl_dim_in);
+    std::string ref = isl_map_get_tuple_name(source, isl_dim_out);
+    isl_map_free(source);
+    const Statement *src = scop.findStatement(stmt);
+    unsigned index = std::stoul(ref.substr(ref.rfind("_ref") + 4));
+    if (src && src->accesses[index].array == a)
+      result = result.unite(isl::union_map(isl::manage(
+          isl_map_range_factor_domain(isl_map_domain_factor_domain(map.copy())))));
+  }
+  return result;
+}
+
+/// Can local array `a`, accessed only by `kernel`, live in a register?
+bool fitsInRegister(const Scop &scop, const Dependences &deps,
+                    const Kernel &kernel, unsigned a) {
+  // Thread coordinates of an instance: host iteration and mapped members.
+  isl::union_map thread = kernel.hostSchedule;
+  for (const isl::union_map &member : kernel.memberSchedules)
+    thread = flatRangeProduct(thread, member);
+  isl::union_map sameThread = thread.apply_range(thread.reverse());
+  if (!flowOn(scop, deps, a).is_subset(sameThread))
+    return false;
+  isl::union_map access = isl::union_map::empty(scop.ctx);
+  for (const Statement &stmt : scop.statements)
+    for (const Access &acc : stmt.accesses)
+      if (acc.array == a)
+        access = access.unite(isl::union_map(acc.relation));
+  access = access.intersect_domain(kernel.instances);
+  return thread.reverse().apply_range(access).is_single_valued();
+}
+
+void assignRegisters(GpuProgram &program) {
+  const Scop &scop = *program.scop;
+  for (unsigned a = 0; a < scop.arrays.size(); ++a) {
+    if (!scop.arrays[a].isLocal)
+      continue;
+    Kernel *owner = nullptr;
+    unsigned users = 0;
+    for (Kernel &kernel : program.kernels)
+      if (std::find(kernel.arrays.begin(), kernel.arrays.end(), a) !=
+          kernel.arrays.end()) {
+        owner = &kernel;
+        ++users;
+      }
+    if (users != 1 || !fitsInRegister(scop, program.deps, *owner, a))
+      continue;
+    owner->registers.push_back(a);
+    owner->arrays.erase(
+        std::find(owner->arrays.begin(), owner->arrays.end(), a));
+  }
+}
+
+bool isInRegister(const GpuProgram &program, unsigned a) {
+  for (const Kernel &kernel : program.kernels)
+    if (std::find(kernel.registers.begin(), kernel.registers.end(), a) !=
+        kernel.registers.end())
+      return true;
+  return false;
+}
+
 } // namespace
 
 void computeTransfers(GpuProgram &program) {
   const Scop &scop = *program.scop;
+  assignRegisters(program);
   isl::union_set accessed =
       scop.accesses(true, true, true).range().intersect_params(scop.context);
   isl::union_set written =
@@ -39,7 +107,7 @@ void computeTransfers(GpuProgram &program) {
     const Array &array = scop.arrays[a];
     isl::space space = namedSetSpace(scop.ctx, array.name, array.rank());
     isl::set elements = accessed.extract_set(space);
-    if (elements.is_empty())
+    if (elements.is_empty() || isInRegister(program, a))
       continue;
     Transfer transfer;
     transfer.array = a;

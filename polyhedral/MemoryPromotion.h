@@ -13,7 +13,10 @@
 
 namespace polycuda::polyhedral {
 
-/// Fills `program.transfers`.
+/// Fills `program.transfers` and each kernel's `registers`: arrays local
+/// to the scop (privatized scalars) whose every value is produced and
+/// consumed by one thread in one launch, one element per thread, live in a
+/// register of that thread and need no device memory at all.
 void computeTransfers(GpuProgram &program);
 
 } // namespace polycuda::polyhedral

@@ -64,8 +64,14 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
     os << "  const int " << program.names.threadId << d << " = "
        << target.threadIndex(hw) << ";\n";
   }
+  for (unsigned a : kernel.registers)
+    os << "  " << spell(scop.arrays[a].type) << " " << scop.arrays[a].name
+       << "; /* private to the thread */\n";
   ArrayRefPrinter arrayRef = [&](const Array &array,
                                  const std::vector<std::string> &subscripts) {
+    for (unsigned a : kernel.registers)
+      if (scop.arrays[a].name == array.name)
+        return array.name;
     return array.name + "[" + linearIndex(scop, array, subscripts) + "]";
   };
   auto mathName = [&](const std::string &name) {
