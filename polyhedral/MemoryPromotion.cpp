@@ -29,6 +29,29 @@ ElementRange rangeOf(const isl::set &elements, const isl::set &context) {
   return range;
 }
 
+/// Do the elements `writes` include every element of the row-major range
+/// from the first to the last of `elements` (all that is copied back)?
+bool coversLinearRange(const Scop &scop, const Array &array,
+                       const isl::set &writes, const isl::set &elements) {
+  unsigned rank = array.rank();
+  if (rank == 0)
+    return !writes.is_empty();
+  isl::set first = elements.lexmin();
+  isl::set last = elements.lexmax();
+  isl::space space = elements.get_space();
+  isl::map ge = isl::manage(isl_map_lex_ge(isl_space_copy(space.get())));
+  isl::map le = isl::manage(isl_map_lex_le(isl_space_copy(space.get())));
+  isl::set range = ge.intersect_range(first).domain().intersect(
+      le.intersect_range(last).domain());
+  for (unsigned d = 1; d < rank; ++d) {
+    isl::pw_aff index = variableOn(space, d);
+    range = range
+                .intersect(index.ge_set(constantOn(space, 0)))
+                .intersect(index.lt_set(liftToSpace(array.extents[d], space)));
+  }
+  return range.intersect_params(scop.context).is_subset(writes);
+}
+
 /// Untagged flow dependences whose source reference writes array `a`.
 isl::union_map flowOn(const Scop &scop, const Dependences &deps, unsigned a) {
   isl::union_map result = isl::union_map::empty(scop.ctx);
@@ -103,6 +126,14 @@ void computeTransfers(GpuProgram &program) {
       scop.accesses(true, true, true).range().intersect_params(scop.context);
   isl::union_set written =
       scop.accesses(false, true, true).range().intersect_params(scop.context);
+  isl::union_set mustWritten =
+      scop.accesses(false, true, false).range().intersect_params(scop.context);
+  // Elements read before the scop writes them: their host values matter.
+  isl::union_access_info info(scop.accesses(true, false, false));
+  info = info.set_must_source(scop.accesses(false, true, false));
+  info = info.set_may_source(scop.accesses(false, false, true));
+  info = info.set_schedule_map(scop.originalSchedule);
+  isl::union_set liveIn = info.compute_flow().get_may_no_source().range();
   for (unsigned a = 0; a < scop.arrays.size(); ++a) {
     const Array &array = scop.arrays[a];
     isl::space space = namedSetSpace(scop.ctx, array.name, array.rank());
@@ -111,7 +142,15 @@ void computeTransfers(GpuProgram &program) {
       continue;
     Transfer transfer;
     transfer.array = a;
-    transfer.toDevice = !array.isLocal;
+    // Nothing to copy in when the scop reads nothing of the array and
+    // surely writes every element of the range it copies back.
+    transfer.toDevice =
+        !array.isLocal &&
+        (!liveIn.extract_set(space).is_empty() ||
+         !coversLinearRange(scop, array,
+                            mustWritten.extract_set(space).intersect_params(
+                                scop.context),
+                            elements));
     transfer.accessed = rangeOf(elements, scop.context);
     isl::set writes = written.extract_set(space);
     transfer.toHost = !array.isLocal && !writes.is_empty();
