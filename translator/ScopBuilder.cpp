@@ -1057,6 +1057,8 @@ public:
       report(diags, open, Diag::MissingEndScop);
     if (diags.hasErrorOccurred())
       return;
+    if (regions.empty())
+      report(diags, sm.getLocForStartOfFile(main), Diag::NoScop);
 
     for (auto &[begin, end] : regions) {
       unsigned b = sm.getFileOffset(begin), e = sm.getFileOffset(end);
