@@ -46,15 +46,24 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   const Kernel &kernel = program.kernels[id];
   isl::union_map hostSchedule =
       build.get_schedule().intersect_domain(kernel.instances);
-  isl::space space =
-      isl::manage(isl_ast_build_get_schedule_space(build.get()));
-  POLYCUDA_CHECK(setDims(space) == kernel.hostDepth)
-      << "host depth mismatch for " << name << ": build " << setDims(space)
-      << ", prefix " << kernel.hostDepth << " in " << toString(program.schedule);
-  std::vector<isl::ast_expr> grid;
+  std::vector<isl::ast_expr> args;
   for (unsigned d = 0; d < kernel.numMapped; ++d)
-    grid.push_back(build.expr_from(gridExtent(kernel, d, hostSchedule)));
-  return makeCallNode(build.ctx(), name, grid);
+    args.push_back(build.expr_from(gridExtent(kernel, d, hostSchedule)));
+  // The kernel is parameterized by the values of the tree's prefix schedule.
+  // isl's AST generator may shift or drop host loop dimensions (strides,
+  // single values), so these values are expressed in terms of the loops it
+  // actually generated rather than assumed to be its iterators.
+  if (kernel.hostDepth > 0) {
+    isl::map toPrefix =
+        hostSchedule.reverse().apply_range(kernel.hostSchedule).as_map();
+    POLYCUDA_CHECK(toPrefix.is_single_valued())
+        << "host iteration does not determine the prefix of " << name;
+    isl::pw_multi_aff prefix =
+        isl::manage(isl_pw_multi_aff_from_map(toPrefix.release()));
+    for (unsigned i = 0; i < kernel.hostDepth; ++i)
+      args.push_back(build.expr_from(prefix.at(i)));
+  }
+  return makeCallNode(build.ctx(), name, args);
 }
 
 /// Inserts `omp_parallel` marks above the outermost coincident loops.

@@ -95,8 +95,9 @@ struct GpuProgram {
   bool scheduleIsFallback = false;
   std::string fallbackReason;
   CodeNames names;
-  /// Host AST. A kernel launch is a user node `kernelN(grid0, grid1, ...)`
-  /// with one grid extent per mapped member, in member order.
+  /// Host AST. A kernel launch is a user node `kernelN(grid..., prefix...)`
+  /// with one grid extent per mapped member, in member order, then the
+  /// values of the kernel's host prefix schedule (its parameters c0, ...).
   isl::ast_node host;
   /// A deque: isl objects cannot be copied while null, so kernels are
   /// built in place.

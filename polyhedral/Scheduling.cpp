@@ -59,7 +59,8 @@ struct StmtRef {
 isl::schedule_node buildLevel(isl::schedule_node node,
                               const std::vector<const Statement *> &stmts,
                               unsigned depth, const isl::union_map &prefix,
-                              const isl::union_map &deps) {
+                              const isl::union_map &deps,
+                              const isl::union_map &original) {
   isl::ctx ctx = node.ctx();
   // Group statements by their position at this depth.
   std::map<int, std::vector<const Statement *>> groups;
@@ -80,9 +81,15 @@ isl::schedule_node buildLevel(isl::schedule_node node,
       return at;
     isl::union_map member = isl::union_map::empty(ctx);
     for (const Statement *stmt : group) {
-      isl::pw_aff iterator = variableOn(stmt->domain.get_space(), depth);
-      member = member.unite(
-          isl::union_map(iterator.as_map().intersect_domain(stmt->domain)));
+      // The loop's dimension of the 2d+1 schedule (i, or -i for a loop
+      // that counts down).
+      isl_map *loop =
+          original.intersect_domain(isl::union_set(stmt->domain)).as_map().release();
+      isl_size n = isl_map_dim(loop, isl_dim_out);
+      loop = isl_map_project_out(loop, isl_dim_out, 2 * depth + 2,
+                                 n - (2 * depth + 2));
+      loop = isl_map_project_out(loop, isl_dim_out, 0, 2 * depth + 1);
+      member = member.unite(isl::union_map(isl::manage(loop)));
     }
     isl::multi_union_pw_aff mupa =
         member.as_union_pw_multi_aff().as_multi_union_pw_aff();
@@ -90,7 +97,7 @@ isl::schedule_node buildLevel(isl::schedule_node node,
     bool coincident = isCoincident(deps, prefix, member);
     at = setCoincident(at, 0, coincident);
     isl::union_map innerPrefix = flatRangeProduct(prefix, member);
-    at = buildLevel(at.child(0), group, depth + 1, innerPrefix, deps);
+    at = buildLevel(at.child(0), group, depth + 1, innerPrefix, deps, original);
     return at.parent();
   };
 
@@ -126,7 +133,7 @@ isl::schedule buildOriginalSchedule(const Scop &scop, const Dependences &deps) {
     prefix = prefix.unite(isl::union_map(mapFromDomainAndRange(
         stmt.domain, isl::set::universe(namedSetSpace(scop.ctx, "", 0)))));
   isl::schedule_node node = schedule.get_root().child(0);
-  node = buildLevel(node, stmts, 0, prefix, deps.all());
+  node = buildLevel(node, stmts, 0, prefix, deps.all(), scop.originalSchedule);
   return node.get_schedule();
 }
 

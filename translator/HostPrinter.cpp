@@ -120,10 +120,12 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
         for (const auto &[name, type] : scop.scalarArgs)
           launch.args.push_back({spell(type), name});
         for (unsigned i = 0; i < kernel.hostDepth; ++i)
-          launch.args.push_back(
-              {"int", program.names.hostIterator + std::to_string(i)});
+          launch.args.push_back({"int", "polycuda_host_" + std::to_string(i)});
         std::string in = indentBy(indent);
         out << in << "{\n";
+        for (unsigned i = 0; i < kernel.hostDepth; ++i)
+          out << in << "  int polycuda_host_" << i << " = "
+              << printExpr(extents[kernel.numMapped + i]) << ";\n";
         std::string nonEmpty;
         for (unsigned d = 0; d < kernel.numMapped; ++d) {
           out << in << "  const int polycuda_grid_" << d << " = "
