@@ -38,7 +38,17 @@ isl::union_map computeTagged(const isl::union_map &sinks,
 
 static Dependences computeUnbounded(const Scop &scop);
 
+static Dependences incomplete(const Scop &scop) {
+  Dependences deps;
+  deps.complete = false;
+  isl::union_map empty = isl::union_map::empty(scop.ctx);
+  deps.flow = deps.anti = deps.output = deps.taggedFlow = empty;
+  return deps;
+}
+
 Dependences computeDependences(const Scop &scop) {
+  if (scop.dependenceBudgetExceeded)
+    return incomplete(scop);
   isl_ctx *ctx = isl::ctx(scop.ctx).get();
   isl_ctx_reset_operations(ctx);
   isl_ctx_set_max_operations(ctx, kDependenceOperationLimit);
@@ -49,11 +59,8 @@ Dependences computeDependences(const Scop &scop) {
   } catch (const isl::exception_quota &) {
     isl_ctx_set_max_operations(ctx, 0);
     isl_ctx_reset_error(ctx);
-    throw std::runtime_error(
-        scop.loc.str() + ": error: the scop is too large for exact "
-                         "dependence analysis (over " +
-        std::to_string(kDependenceOperationLimit) +
-        " isl operations); split it into smaller scops");
+    scop.dependenceBudgetExceeded = true;
+    return incomplete(scop);
   } catch (...) {
     isl_ctx_set_max_operations(ctx, 0);
     throw;

@@ -21,16 +21,20 @@ struct Dependences {
   isl::union_map output; ///< WAW: a write followed by a later write.
   /// Tagged flow dependences `{ [S[i] -> ref[]] -> [T[j] -> ref[]] }`.
   isl::union_map taggedFlow;
+  /// False when the analysis ran out of its budget: the relations are then
+  /// empty and meaningless, and the scop must keep its original order with
+  /// nothing run in parallel.
+  bool complete = true;
 
   /// flow ∪ anti ∪ output: everything a legal schedule must respect.
   isl::union_map all() const { return flow.unite(anti).unite(output); }
 };
 
 /// isl operations the dataflow analysis may spend on one scop.
-inline constexpr unsigned long kDependenceOperationLimit = 10000000;
+inline constexpr unsigned long kDependenceOperationLimit = 2000000;
 
-/// Computes the dependences of `scop` with isl's dataflow analysis. Throws
-/// std::runtime_error when the analysis exceeds its operation limit.
+/// Computes the dependences of `scop` with isl's dataflow analysis; see
+/// Dependences::complete for what happens when it exceeds its budget.
 Dependences computeDependences(const Scop &scop);
 
 } // namespace polycuda::polyhedral

@@ -143,6 +143,8 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
   std::vector<std::string> report;
   for (int round = 0; round < kMaxRounds; ++round) {
     Dependences deps = computeDependences(scop);
+    if (!deps.complete)
+      break;
     std::vector<Statement> next;
     isl::union_map schedule = isl::union_map::empty(scop.ctx);
     bool changed = false;

@@ -180,6 +180,8 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
   if (!anyCandidate)
     return result;
   Dependences deps = computeDependences(scop);
+  if (!deps.complete)
+    return result;
   // Reads without a writer in the scop: { [S[i] -> ref[]] -> A[] }.
   isl::union_map reads = scop.taggedAccesses(true, false, false);
   isl::union_map mustWrites = scop.taggedAccesses(false, true, false);

@@ -118,6 +118,18 @@ isl::schedule_node buildLevel(isl::schedule_node node,
   return node;
 }
 
+isl::schedule_node clearCoincidence(isl::schedule_node node) {
+  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band) {
+    unsigned n = isl_schedule_node_band_n_member(node.get());
+    for (unsigned i = 0; i < n; ++i)
+      node = setCoincident(node, i, false);
+  }
+  int n = isl_schedule_node_n_children(node.get());
+  for (int i = 0; i < n; ++i)
+    node = clearCoincidence(node.child(i)).parent();
+  return node;
+}
+
 } // namespace
 
 isl::schedule buildOriginalSchedule(const Scop &scop, const Dependences &deps) {
@@ -140,6 +152,17 @@ isl::schedule buildOriginalSchedule(const Scop &scop, const Dependences &deps) {
 ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
                                const SchedulingOptions &options) {
   ScheduleResult result;
+  if (!deps.complete) {
+    // Without dependences nothing may run in parallel or be reordered.
+    result.schedule = buildOriginalSchedule(scop, deps);
+    isl::schedule_node root = result.schedule.get_root();
+    result.schedule = clearCoincidence(root).get_schedule();
+    result.usedFallback = true;
+    result.fallbackReason =
+        "dependence analysis exceeded its budget; the scop runs in its "
+        "original order on one GPU thread";
+    return result;
+  }
   if (options.useOriginal || scop.statements.empty()) {
     result.schedule = buildOriginalSchedule(scop, deps);
     result.usedFallback = options.useOriginal;

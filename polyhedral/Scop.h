@@ -130,6 +130,10 @@ struct Scop {
   /// The original execution order, `{ S[i] -> [t] }`, all in one space.
   isl::union_map originalSchedule;
 
+  /// Set once the dependence analysis of this scop ran out of its budget,
+  /// so that later stages do not spend it again.
+  mutable bool dependenceBudgetExceeded = false;
+
   explicit Scop(isl::ctx ctx) : ctx(ctx) {}
 
   /// Union of all statement domains, intersected with the context.

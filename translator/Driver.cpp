@@ -294,6 +294,7 @@ void chooseIndexSetSplit(ScopRegion &region,
                          bool verbose) {
   auto split = std::make_unique<polyhedral::Scop>(*region.scop);
   std::vector<std::string> splits = polyhedral::splitIndexSets(*split);
+  region.scop->dependenceBudgetExceeded |= split->dependenceBudgetExceeded;
   if (splits.empty())
     return;
   polyhedral::PipelineOptions serialized = pipeline;
