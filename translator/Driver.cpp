@@ -26,6 +26,7 @@
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -103,6 +104,11 @@ struct Options {
                        cl::cat(category)};
   cl::opt<bool> verbose{"v", cl::desc("Print each stage's time"),
                         cl::cat(category)};
+  cl::opt<unsigned> timeLimit{
+      "time-limit",
+      cl::desc("Seconds translation may take before polycuda gives up with "
+               "an error (0: no limit)"),
+      cl::init(60), cl::cat(category)};
   cl::list<std::string> compilerFlags{
       "Xcompiler", cl::desc("Extra flag for the compiler used by 'run'"),
       cl::cat(category)};
@@ -385,6 +391,20 @@ int runDriver(int argc, const char **argv) {
     frontend.clangArgs.push_back("-D" + def);
   frontend.verify = options.verify;
 
+  // isl's operation budgets bound most analyses, but not every one of
+  // them tracks time well; this bounds the whole translation. Nothing has
+  // been written when it fires: output files are written after it is
+  // cancelled.
+  if (options.timeLimit > 0) {
+    std::signal(SIGALRM, [](int) {
+      const char message[] = "polycuda: error: translation exceeded its time "
+                             "limit (--time-limit); the scop is too complex "
+                             "for polycuda\n";
+      (void)!write(2, message, sizeof(message) - 1);
+      _exit(1);
+    });
+    alarm(options.timeLimit);
+  }
   IslContext isl;
   ParsedInput input;
   bool ok = parseInput(options.input, frontend, isl.get(), input);
@@ -472,6 +492,7 @@ int runDriver(int argc, const char **argv) {
     return 1;
   }
 
+  alarm(0);
   if (!runMode) {
     std::string out = options.output.empty()
                           ? defaultOutput(options.input, target)

@@ -233,8 +233,10 @@ class Gen:
                 if u != v:
                     cands.append((Aff({v: 1, u: 1}), 1))
             cands.append((Aff({v: 2}), 1))
-            cands.append(("div", v))
-            cands.append(("mod", v))
+            if self.chance(0.15):
+                cands.append(("div", v))
+            if self.chance(0.15):
+                cands.append(("mod", v))
         for p in ("n", "m"):
             cands.append((V(p, -1), 1))
         cands += [(C(0), 1), (C(1), 1)]
@@ -277,9 +279,12 @@ class Gen:
 
     def clamp(self, e):
         """e limited to [-1, 1] (keeps reductions from growing geometrically)."""
-        if self.chance(0.5):
+        k = self.r.random()
+        if k < 0.1:
             return "(%s > 1.0 ? 1.0 : %s < -1.0 ? -1.0 : %s)" % (e, e, e)
-        return "(%s < -1.0 ? -1.0 : %s > 1.0 ? 1.0 : %s)" % (e, e, e)
+        if k < 0.55:
+            return "fmin(1.0, fmax(-1.0, %s))" % e
+        return "fmax(-1.0, fmin(%s, 1.0))" % e
 
     def int_term(self, loopvars):
         r = self.r

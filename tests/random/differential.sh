@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# differential.sh POLYCUDA RUNTIME_DIR WORKDIR FIRST_SEED COUNT [TARGETS]
+#
+# Differential random testing: for each seed in FIRST_SEED .. FIRST_SEED+COUNT-1,
+# generate.py writes a random scop program; the sequential gcc build is the
+# reference; polycuda translates it for each target in TARGETS (default
+# "c opencl") and the translated build must print the same values
+# (compare_outputs.py, rtol 1e-9):
+#   c       polycuda --target=c, gcc -fopenmp, run with OMP_NUM_THREADS=2
+#   opencl  polycuda --target=opencl, gcc + RUNTIME_DIR/polycuda_opencl.c -lOpenCL
+#
+# Per seed and target the outcome is one of
+#   match    outputs agree
+#   refused  polycuda exited 1 with an `error:` diagnostic (allowed, counted)
+#   fail     polycuda crashed or exited otherwise, a step timed out (60 s), the
+#            generated code did not build or run, or the outputs differ; the
+#            program and every log go to WORKDIR/failures/seed<S>.<target>/
+# A program is matched when every target matched, failed when any failed,
+# refused otherwise. Prints `random: N programs, M matched, R refused, F failed`
+# (plus a line per target) and exits 1 when F > 0.
+#
+# Environment: JOBS (parallel seeds, default 2), TRANSLATE_LIMIT (polycuda
+# --time-limit, default 20 s), STEP_TIMEOUT (default 60),
+# KEEP=1 keeps the work directory of passing seeds, CHECK_REF=1 also builds the
+# reference with -fsanitize=bounds,undefined (checks the generator itself).
+set -uo pipefail
+
+if [ "${1:-}" = "--one" ]; then
+  # Internal: --one POLYCUDA RUNTIME_DIR WORKDIR TARGETS SEED
+  polycuda=$2 runtime=$3 work=$4 targets=$5 seed=$6
+  here=$(cd "$(dirname "$0")" && pwd)
+  compare_py="$here/../e2e/compare_outputs.py"
+  to=${STEP_TIMEOUT:-60}
+  dir="$work/seeds/$seed"
+  res="$work/results/$seed"
+  rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 2
+  cflags=(-O2 -std=gnu99 -w)
+  : > "$res"
+
+  record() {  # record TARGET STATUS DETAIL
+    echo "$seed $1 $2 $3" >> "$res"
+    if [ "$2" = fail ]; then
+      local keep="$work/failures/seed$seed.$1"
+      rm -rf "$keep" && mkdir -p "$keep"
+      cp -r "$dir"/. "$keep"/
+      echo "$3" > "$keep/REASON"
+      echo "FAIL seed $seed target $1: $3 (kept in $keep)"
+    elif [ "$2" = refused ]; then
+      echo "refused seed $seed target $1: $3"
+    fi
+  }
+  step() {  # step LOG CMD...: run with the timeout, output to LOG
+    local log=$1; shift
+    timeout -k 5 "$to" "$@" > "$log" 2>&1
+  }
+  status_text() {  # describe an exit status
+    case $1 in
+      124|137) echo "timeout (${to} s)";;
+      134) echo "abort (SIGABRT)";;
+      136) echo "SIGFPE";;
+      139) echo "segfault";;
+      *) echo "exit $1";;
+    esac
+  }
+
+  if ! step gen.log python3 "$here/generate.py" "$seed" random.c; then
+    for t in $targets; do record "$t" fail "generator failed"; done
+    exit 0
+  fi
+  if ! step ref.build.log gcc "${cflags[@]}" random.c -o ref -lm; then
+    for t in $targets; do record "$t" fail "generator: reference does not build"; done
+    exit 0
+  fi
+  timeout -k 5 "$to" ./ref > ref.out 2> ref.err
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    for t in $targets; do record "$t" fail "generator: reference run $(status_text $rc)"; done
+    exit 0
+  fi
+  if grep -qiE 'nan|inf' ref.out; then
+    for t in $targets; do record "$t" fail "generator: reference prints nan/inf"; done
+    exit 0
+  fi
+  if [ "${CHECK_REF:-0}" = 1 ]; then
+    if ! step ref.san.log gcc -O1 -std=gnu99 -w -fsanitize=bounds,undefined \
+         -fno-sanitize-recover=all random.c -o ref.san -lm ||
+       ! step ref.san.run.log ./ref.san; then
+      for t in $targets; do record "$t" fail "generator: sanitized reference fails"; done
+      exit 0
+    fi
+  fi
+
+  for t in $targets; do
+    case $t in
+      c) ext=c; tflags=(--target=c);;
+      opencl) ext=c; tflags=(--target=opencl --emit-cl);;
+      *) record "$t" fail "unknown target"; continue;;
+    esac
+    out="out.$t.$ext"
+    step "translate.$t.log" "$polycuda" --time-limit="${TRANSLATE_LIMIT:-20}" "${tflags[@]}" random.c -o "$out"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+      if [ $rc -eq 1 ] && grep -q 'error:' "translate.$t.log"; then
+        record "$t" refused "$(grep -m1 'error:' "translate.$t.log" | cut -c1-200)"
+      else
+        record "$t" fail "polycuda $(status_text $rc): $(tail -n 3 "translate.$t.log" | tr '\n' ' ' | cut -c1-300)"
+      fi
+      continue
+    fi
+    case $t in
+      c) step "build.$t.log" gcc "${cflags[@]}" -fopenmp "$out" -o "bin.$t" -lm;;
+      opencl) step "build.$t.log" gcc "${cflags[@]}" -I"$runtime" "$out" \
+                "$runtime/polycuda_opencl.c" -o "bin.$t" -lOpenCL -lm;;
+    esac
+    rc=$?
+    if [ $rc -ne 0 ]; then
+      record "$t" fail "generated code does not build ($(status_text $rc)): $(grep -m1 -i 'error' "build.$t.log" | cut -c1-200)"
+      continue
+    fi
+    OMP_NUM_THREADS=2 timeout -k 5 "$to" "./bin.$t" > "run.$t.out" 2> "run.$t.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+      record "$t" fail "translated program $(status_text $rc): $(head -c 200 "run.$t.err" | tr '\n' ' ')"
+      continue
+    fi
+    step "compare.$t.log" python3 "$compare_py" ref.out "run.$t.out" --rtol 1e-9
+    rc=$?
+    if [ $rc -ne 0 ]; then
+      record "$t" fail "output mismatch: $(grep -m1 -E 'MISMATCH|STRUCTURE' "compare.$t.log" | cut -c1-160); $(grep -m1 '^FAIL' "compare.$t.log")"
+      continue
+    fi
+    record "$t" match ""
+  done
+  if [ "${KEEP:-0}" != 1 ]; then
+    rm -rf "$dir"
+  fi
+  exit 0
+fi
+
+if [ $# -lt 5 ]; then
+  echo "usage: $0 POLYCUDA RUNTIME_DIR WORKDIR FIRST_SEED COUNT [TARGETS]" >&2
+  exit 2
+fi
+polycuda=$(realpath "$1") runtime=$(realpath "$2") work=$3 first=$4 count=$5
+targets=${6:-c opencl}
+mkdir -p "$work" && work=$(realpath "$work")
+rm -rf "$work/results" "$work/seeds" "$work/failures"
+mkdir -p "$work/results" "$work/seeds"
+self=$(realpath "$0")
+start=$(date +%s)
+
+seq "$first" $((first + count - 1)) |
+  xargs -P "${JOBS:-2}" -I{} bash "$self" --one "$polycuda" "$runtime" "$work" "$targets" {}
+
+secs=$(( $(date +%s) - start ))
+cat "$work"/results/* 2>/dev/null > "$work/results.txt"
+# One line per seed and target: SEED TARGET STATUS DETAIL...
+summary=$(awk -v want="$count" -v targets="$targets" -v secs="$secs" '
+  { st[$1] = st[$1] " " $3; n[$2 " " $3]++; seen[$1] = 1 }
+  END {
+    progs = 0; m = 0; r = 0; f = 0
+    for (s in seen) {
+      progs++
+      if (st[s] ~ /fail/) f++
+      else if (st[s] ~ /refused/) r++
+      else m++
+    }
+    f += want - progs   # seeds that left no result at all
+    split(targets, ts, " ")
+    for (i = 1; i in ts; i++)
+      printf "random[%s]: %d matched, %d refused, %d failed\n", ts[i],
+        n[ts[i] " match"], n[ts[i] " refused"], n[ts[i] " fail"]
+    printf "random: %d programs, %d matched, %d refused, %d failed (%d s)\n",
+      want, m, r, f, secs
+    exit f > 0
+  }' "$work/results.txt")
+rc=$?
+echo "$summary"
+if [ $rc -ne 0 ]; then
+  echo "failing seeds:"
+  awk '$3 == "fail" { $3 = ""; print "  seed " $0 }' "$work/results.txt" | sort -n -k2
+  echo "(programs and logs under $work/failures/; reproduce one with: $(dirname "$self")/generate.py SEED x.c)"
+fi
+exit $rc
