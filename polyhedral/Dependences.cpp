@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Dependences.h"
 
+#include "IslExtras.h"
+
 #include <isl/ctx.h>
 
 #include <stdexcept>
@@ -37,6 +39,23 @@ isl::union_map computeTagged(const isl::union_map &sinks,
 } // namespace
 
 static Dependences computeUnbounded(const Scop &scop);
+
+isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
+                           unsigned array) {
+  isl::union_map result = isl::union_map::empty(scop.ctx);
+  for (const isl::map &map : mapsOf(deps.taggedFlow)) {
+    isl_map *source = isl_set_unwrap(isl_map_domain(map.copy()));
+    std::string stmt = isl_map_get_tuple_name(source, isl_dim_in);
+    std::string ref = isl_map_get_tuple_name(source, isl_dim_out);
+    isl_map_free(source);
+    const Statement *writer = scop.findStatement(stmt);
+    unsigned index = std::stoul(ref.substr(ref.rfind("_ref") + 4));
+    if (writer && writer->accesses[index].array == array)
+      result = result.unite(isl::union_map(isl::manage(
+          isl_map_range_factor_domain(isl_map_domain_factor_domain(map.copy())))));
+  }
+  return result;
+}
 
 static Dependences incomplete(const Scop &scop) {
   Dependences deps;

@@ -30,6 +30,11 @@ struct Dependences {
   isl::union_map all() const { return flow.unite(anti).unite(output); }
 };
 
+/// Flow dependences `{ S[i] -> T[j] }` whose source reference writes array
+/// `array` (from the tagged flow).
+isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
+                           unsigned array);
+
 /// isl operations the dataflow analysis may spend on one scop.
 inline constexpr unsigned long kDependenceOperationLimit = 2000000;
 

@@ -52,23 +52,6 @@ bool coversLinearRange(const Scop &scop, const Array &array,
   return range.intersect_params(scop.context).is_subset(writes);
 }
 
-/// Untagged flow dependences whose source reference writes array `a`.
-isl::union_map flowOn(const Scop &scop, const Dependences &deps, unsigned a) {
-  isl::union_map result = isl::union_map::empty(scop.ctx);
-  for (const isl::map &map : mapsOf(deps.taggedFlow)) {
-    isl_map *source = isl_set_unwrap(isl_map_domain(map.copy()));
-    std::string stmt = isl_map_get_tuple_name(source, isl_dim_in);
-    std::string ref = isl_map_get_tuple_name(source, isl_dim_out);
-    isl_map_free(source);
-    const Statement *src = scop.findStatement(stmt);
-    unsigned index = std::stoul(ref.substr(ref.rfind("_ref") + 4));
-    if (src && src->accesses[index].array == a)
-      result = result.unite(isl::union_map(isl::manage(
-          isl_map_range_factor_domain(isl_map_domain_factor_domain(map.copy())))));
-  }
-  return result;
-}
-
 /// Can local array `a`, accessed only by `kernel`, live in a register?
 bool fitsInRegister(const Scop &scop, const Dependences &deps,
                     const Kernel &kernel, unsigned a) {
@@ -77,7 +60,7 @@ bool fitsInRegister(const Scop &scop, const Dependences &deps,
   for (const isl::union_map &member : kernel.memberSchedules)
     thread = flatRangeProduct(thread, member);
   isl::union_map sameThread = thread.apply_range(thread.reverse());
-  if (!flowOn(scop, deps, a).is_subset(sameThread))
+  if (!flowOnArray(scop, deps, a).is_subset(sameThread))
     return false;
   isl::union_map access = isl::union_map::empty(scop.ctx);
   for (const Statement &stmt : scop.statements)

@@ -9,6 +9,8 @@
 
 #include "MemoryPromotion.h"
 
+#include <isl/ctx.h>
+
 #include <chrono>
 #include <stdexcept>
 
@@ -67,8 +69,41 @@ ScheduleResult runSchedulePipeline(const Scop &scop, Dependences &deps,
   return result;
 }
 
+namespace {
+
+/// The AST generator ran out of its budget on the parallel mapping.
+struct AstBudgetExceeded {};
+
+/// isl operations AST generation may spend on one scop's GPU program.
+constexpr unsigned long kAstOperationLimit = 20000000;
+
+GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
+                              const CodeNames &names);
+
+} // namespace
+
 GpuProgram runGpuPipeline(const Scop &scop, const PipelineOptions &options,
                           const CodeNames &names) {
+  try {
+    return runGpuPipelineOnce(scop, options, names);
+  } catch (const AstBudgetExceeded &) {
+    // Code for the parallel mapping would be too large to generate: run
+    // the scop in its original order on one thread instead.
+    PipelineOptions sequential = options;
+    sequential.scheduling.sequential = true;
+    GpuProgram program = runGpuPipelineOnce(scop, sequential, names);
+    program.scheduleIsFallback = true;
+    program.fallbackReason = "generating code for the parallel mapping "
+                             "exceeded its budget; the scop runs in its "
+                             "original order on one GPU thread";
+    return program;
+  }
+}
+
+namespace {
+
+GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
+                              const CodeNames &names) {
   GpuProgram program;
   program.scop = &scop;
   program.names = names;
@@ -87,7 +122,21 @@ GpuProgram runGpuPipeline(const Scop &scop, const PipelineOptions &options,
     return text;
   });
   runStage("memory", scop, options, [&] { computeTransfers(program); });
-  runStage("ast", scop, options, [&] { generateGpuAsts(program); });
+  runStage("ast", scop, options, [&] {
+    isl_ctx *ctx = isl::ctx(scop.ctx).get();
+    isl_ctx_reset_operations(ctx);
+    isl_ctx_set_max_operations(ctx, options.scheduling.sequential
+                                        ? 0
+                                        : kAstOperationLimit);
+    try {
+      generateGpuAsts(program);
+    } catch (const isl::exception_quota &) {
+      isl_ctx_set_max_operations(ctx, 0);
+      isl_ctx_reset_error(ctx);
+      throw AstBudgetExceeded();
+    }
+    isl_ctx_set_max_operations(ctx, 0);
+  });
   dump(options, "ast", [&] {
     std::string text = "host:\n" + program.host.to_C_str();
     for (const Kernel &kernel : program.kernels)
@@ -97,5 +146,7 @@ GpuProgram runGpuPipeline(const Scop &scop, const PipelineOptions &options,
   });
   return program;
 }
+
+} // namespace
 
 } // namespace polycuda::polyhedral

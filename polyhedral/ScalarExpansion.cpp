@@ -82,19 +82,9 @@ void renameRefs(const ExprPtr &expr, const std::string &from,
 std::vector<std::pair<std::string, std::string>>
 flowEdgesOn(const Scop &scop, const Dependences &deps, unsigned a) {
   std::vector<std::pair<std::string, std::string>> edges;
-  for (const isl::map &map : mapsOf(deps.taggedFlow)) {
-    isl_map *source = isl_set_unwrap(isl_map_domain(map.copy()));
-    isl_map *sink = isl_set_unwrap(isl_map_range(map.copy()));
-    std::string from = isl_map_get_tuple_name(source, isl_dim_in);
-    std::string ref = isl_map_get_tuple_name(source, isl_dim_out);
-    std::string to = isl_map_get_tuple_name(sink, isl_dim_in);
-    isl_map_free(source);
-    isl_map_free(sink);
-    const Statement *src = scop.findStatement(from);
-    unsigned index = std::stoul(ref.substr(ref.rfind("_ref") + 4));
-    if (src && src->accesses[index].array == a)
-      edges.push_back({from, to});
-  }
+  for (const isl::map &map : mapsOf(flowOnArray(scop, deps, a)))
+    edges.push_back({isl_map_get_tuple_name(map.get(), isl_dim_in),
+                     isl_map_get_tuple_name(map.get(), isl_dim_out)});
   return edges;
 }
 
@@ -223,20 +213,7 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
     } else if (shared == 0) {
       record.reason = "its accesses share no loop";
     } else {
-      // Flow dependences whose source reference writes this scalar.
-      isl::union_map scalarFlow = isl::union_map::empty(scop.ctx);
-      for (const isl::map &map : mapsOf(deps.taggedFlow)) {
-        isl_map *source = isl_set_unwrap(isl_map_domain(map.copy()));
-        std::string stmtName = isl_map_get_tuple_name(source, isl_dim_in);
-        std::string ref = isl_map_get_tuple_name(source, isl_dim_out);
-        isl_map_free(source);
-        const Statement *src = scop.findStatement(stmtName);
-        unsigned index = std::stoul(ref.substr(ref.rfind("_ref") + 4));
-        if (src && src->accesses[index].array == a)
-          scalarFlow = scalarFlow.unite(isl::union_map(isl::manage(
-              isl_map_range_factor_domain(
-                  isl_map_domain_factor_domain(map.copy())))));
-      }
+      isl::union_map scalarFlow = flowOnArray(scop, deps, a);
       unsigned depth = shared;
       while (depth > 0 && !isWithinIterations(scalarFlow, depth))
         --depth;

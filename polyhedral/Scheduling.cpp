@@ -83,8 +83,11 @@ isl::schedule_node buildLevel(isl::schedule_node node,
     for (const Statement *stmt : group) {
       // The loop's dimension of the 2d+1 schedule (i, or -i for a loop
       // that counts down).
-      isl_map *loop =
-          original.intersect_domain(isl::union_set(stmt->domain)).as_map().release();
+      isl::space range = mapsOf(original).front().get_space().range();
+      isl_map *loop = isl_union_map_extract_map(
+          original.get(),
+          isl_space_map_from_domain_and_range(
+              stmt->domain.get_space().release(), range.release()));
       isl_size n = isl_map_dim(loop, isl_dim_out);
       loop = isl_map_project_out(loop, isl_dim_out, 2 * depth + 2,
                                  n - (2 * depth + 2));
@@ -152,7 +155,7 @@ isl::schedule buildOriginalSchedule(const Scop &scop, const Dependences &deps) {
 ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
                                const SchedulingOptions &options) {
   ScheduleResult result;
-  if (!deps.complete) {
+  if (!deps.complete || options.sequential) {
     // Without dependences nothing may run in parallel or be reordered.
     result.schedule = buildOriginalSchedule(scop, deps);
     isl::schedule_node root = result.schedule.get_root();

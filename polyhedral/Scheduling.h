@@ -21,6 +21,8 @@ struct SchedulingOptions {
   unsigned long maxOperations = 20000000;
   /// Skip isl's scheduler and use the original loop structure.
   bool useOriginal = false;
+  /// Original order with nothing parallel (a last-resort fallback).
+  bool sequential = false;
   /// Give each strongly connected component of the dependence graph its own
   /// band (less fusion); used for scops whose statements were split.
   bool serializeSccs = false;

@@ -919,6 +919,12 @@ private:
     std::string text = paramPrefix + "{ " + domainTuple() +
                        (cond.empty() ? "" : " : " + cond) + " }";
     current->domain = isl::set(scop.ctx, text);
+    if (current->domain.is_empty()) {
+      // Never executed (e.g. under `if (i != i)`): nothing to model.
+      scop.statements.pop_back();
+      current = nullptr;
+      return;
+    }
     maxDepth = std::max<unsigned>(maxDepth, loops.size());
     // Domain-restricted accesses.
     for (Access &access : current->accesses)
