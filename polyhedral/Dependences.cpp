@@ -68,22 +68,17 @@ static Dependences incomplete(const Scop &scop) {
 Dependences computeDependences(const Scop &scop) {
   if (scop.dependenceBudgetExceeded)
     return incomplete(scop);
-  isl_ctx *ctx = isl::ctx(scop.ctx).get();
-  isl_ctx_reset_operations(ctx);
-  isl_ctx_set_max_operations(ctx, kDependenceOperationLimit);
-  try {
-    Dependences deps = computeUnbounded(scop);
-    isl_ctx_set_max_operations(ctx, 0);
-    return deps;
-  } catch (const isl::exception_quota &) {
-    isl_ctx_set_max_operations(ctx, 0);
-    isl_ctx_reset_error(ctx);
-    scop.dependenceBudgetExceeded = true;
-    return incomplete(scop);
-  } catch (...) {
-    isl_ctx_set_max_operations(ctx, 0);
-    throw;
+  {
+    OperationLimit limit(scop.ctx, kDependenceOperationLimit);
+    try {
+      return computeUnbounded(scop);
+    } catch (const isl::exception_quota &) {
+      // Fall through: the limit must be lifted before anything else is
+      // computed with this context.
+    }
   }
+  scop.dependenceBudgetExceeded = true;
+  return incomplete(scop);
 }
 
 static Dependences computeUnbounded(const Scop &scop) {

@@ -11,6 +11,17 @@
 
 namespace polycuda::polyhedral {
 
+OperationLimit::OperationLimit(isl::ctx ctx, unsigned long limit) : ctx(ctx) {
+  isl_ctx_reset_operations(ctx.get());
+  isl_ctx_set_max_operations(ctx.get(), limit);
+}
+
+OperationLimit::~OperationLimit() {
+  isl_ctx_set_max_operations(ctx.get(), 0);
+  isl_ctx_reset_operations(ctx.get());
+  isl_ctx_reset_error(ctx.get());
+}
+
 std::vector<isl::map> mapsOf(const isl::union_map &umap) {
   std::vector<isl::map> result;
   umap.foreach_map([&](isl::map map) { result.push_back(map); });

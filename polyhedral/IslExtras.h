@@ -23,6 +23,19 @@ template <typename T> std::string toString(const T &object) {
   return os.str();
 }
 
+/// Sets an isl operation limit on `ctx` for its lifetime (0: none); on
+/// leaving scope the limit, the count and any quota error are cleared.
+class OperationLimit {
+public:
+  OperationLimit(isl::ctx ctx, unsigned long limit);
+  ~OperationLimit();
+  OperationLimit(const OperationLimit &) = delete;
+  OperationLimit &operator=(const OperationLimit &) = delete;
+
+private:
+  isl::ctx ctx;
+};
+
 /// All maps of `umap`.
 std::vector<isl::map> mapsOf(const isl::union_map &umap);
 /// All sets of `uset`.

@@ -123,19 +123,14 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
   });
   runStage("memory", scop, options, [&] { computeTransfers(program); });
   runStage("ast", scop, options, [&] {
-    isl_ctx *ctx = isl::ctx(scop.ctx).get();
-    isl_ctx_reset_operations(ctx);
-    isl_ctx_set_max_operations(ctx, options.scheduling.sequential
-                                        ? 0
-                                        : kAstOperationLimit);
+    OperationLimit limit(scop.ctx, options.scheduling.sequential
+                                       ? 0
+                                       : kAstOperationLimit);
     try {
       generateGpuAsts(program);
     } catch (const isl::exception_quota &) {
-      isl_ctx_set_max_operations(ctx, 0);
-      isl_ctx_reset_error(ctx);
       throw AstBudgetExceeded();
     }
-    isl_ctx_set_max_operations(ctx, 0);
   });
   dump(options, "ast", [&] {
     std::string text = "host:\n" + program.host.to_C_str();

@@ -21,23 +21,6 @@ namespace polycuda::polyhedral {
 
 namespace {
 
-/// Restores the operation limit of a context when leaving scope.
-class OperationLimit {
-public:
-  OperationLimit(isl::ctx ctx, unsigned long limit) : ctx(ctx) {
-    isl_ctx_reset_operations(ctx.get());
-    isl_ctx_set_max_operations(ctx.get(), limit);
-  }
-  ~OperationLimit() {
-    isl_ctx_set_max_operations(ctx.get(), 0);
-    isl_ctx_reset_operations(ctx.get());
-    isl_ctx_reset_error(ctx.get());
-  }
-
-private:
-  isl::ctx ctx;
-};
-
 /// Is `member` (a partial schedule `{ S[i] -> [x] }`) free of dependences
 /// that are not already carried by `prefix` (`{ S[i] -> [p] }`)?
 bool isCoincident(const isl::union_map &deps, const isl::union_map &prefix,
@@ -49,10 +32,6 @@ bool isCoincident(const isl::union_map &deps, const isl::union_map &prefix,
   isl::union_map distance = live.apply_domain(member).apply_range(member);
   return distance.is_subset(member.range().identity());
 }
-
-struct StmtRef {
-  const Statement *stmt;
-};
 
 /// Builds the tree below `node` for statements `stmts` at loop depth `depth`,
 /// with `prefix` the loop iterators fixed so far.

@@ -19,6 +19,11 @@ std::string helperDefinitions(const std::string &q) {
   return os.str();
 }
 
+std::string guardedHelperDefinitions(const std::string &qualifiers) {
+  return "#ifndef POLYCUDA_HELPERS\n#define POLYCUDA_HELPERS\n" +
+         helperDefinitions(qualifiers) + "#endif\n";
+}
+
 namespace {
 
 const char *binaryOp(isl_ast_expr_op_type type) {
@@ -259,6 +264,22 @@ std::string printStatement(
   BodyPrinter printer{scop, stmt, iterators, arrayRef, mathName};
   return printer.print(*stmt.lhs) + " " + stmt.op + " " +
          printer.print(*stmt.rhs) + ";";
+}
+
+void printUserStatement(
+    const polyhedral::Scop &scop, const isl::ast_expr &call,
+    const ArrayRefPrinter &arrayRef,
+    const std::function<std::string(const std::string &)> &mathName,
+    int indent, std::ostream &os) {
+  std::string name = callName(call);
+  const polyhedral::Statement *stmt = scop.findStatement(name);
+  POLYCUDA_CHECK(stmt) << "unknown statement " << name;
+  std::vector<isl::ast_expr> args = callArgs(call);
+  std::map<std::string, std::string> iterators;
+  for (size_t i = 0; i < args.size(); ++i)
+    iterators[stmt->iterators[i]] = printExpr(args[i]);
+  os << indentBy(indent)
+     << printStatement(scop, *stmt, iterators, arrayRef, mathName) << "\n";
 }
 
 void AstPrinter::printFor(const isl::ast_node &node, int indent,

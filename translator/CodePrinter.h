@@ -26,6 +26,8 @@ inline constexpr const char *kMax = "polycuda_max";
 /// Definitions of the helpers with the given function qualifier prefix
 /// (e.g. "static inline", "__host__ __device__ static inline").
 std::string helperDefinitions(const std::string &qualifiers);
+/// The same, guarded so that a file defines them once.
+std::string guardedHelperDefinitions(const std::string &qualifiers);
 
 /// An isl AST expression as C.
 std::string printExpr(const isl::ast_expr &expr);
@@ -42,6 +44,14 @@ std::string printStatement(const polyhedral::Scop &scop,
                            const ArrayRefPrinter &arrayRef,
                            const std::function<std::string(const std::string &)>
                                &mathName);
+
+/// Prints the statement call `S(i...)` of an AST user node as one line of
+/// code at `indent`, iterators replaced by the call's arguments.
+void printUserStatement(const polyhedral::Scop &scop, const isl::ast_expr &call,
+                        const ArrayRefPrinter &arrayRef,
+                        const std::function<std::string(const std::string &)>
+                            &mathName,
+                        int indent, std::ostream &os);
 
 /// Walks an isl AST and prints loops, conditions and blocks; user and mark
 /// nodes are delegated to the callbacks.

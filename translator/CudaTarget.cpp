@@ -12,9 +12,7 @@ public:
   std::string name() const override { return "cuda"; }
   std::string fileHeader() const override {
     return std::string("#include \"") + runtime::kCudaHeader + "\"\n" +
-           "#ifndef POLYCUDA_HELPERS\n#define POLYCUDA_HELPERS\n" +
-           helperDefinitions("__host__ __device__ static inline") +
-           "#endif\n";
+           guardedHelperDefinitions("__host__ __device__ static inline");
   }
   std::string kernelQualifier() const override { return "__global__ void"; }
   std::string pointerQualifier() const override { return ""; }

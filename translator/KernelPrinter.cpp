@@ -79,16 +79,7 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
   };
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        std::string name = callName(call);
-        const Statement *stmt = scop.findStatement(name);
-        POLYCUDA_CHECK(stmt) << "unknown statement " << name;
-        std::vector<isl::ast_expr> args = callArgs(call);
-        std::map<std::string, std::string> iterators;
-        for (size_t i = 0; i < args.size(); ++i)
-          iterators[stmt->iterators[i]] = printExpr(args[i]);
-        out << indentBy(indent)
-            << printStatement(scop, *stmt, iterators, arrayRef, mathName)
-            << "\n";
+        printUserStatement(scop, call, arrayRef, mathName, indent, out);
       },
       nullptr);
   printer.print(kernel.ast, 1, os);

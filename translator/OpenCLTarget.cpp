@@ -34,8 +34,7 @@ public:
   std::string name() const override { return "opencl"; }
   std::string fileHeader() const override {
     return std::string("#include \"") + runtime::kOpenCLHeader + "\"\n" +
-           "#ifndef POLYCUDA_HELPERS\n#define POLYCUDA_HELPERS\n" +
-           helperDefinitions("static inline") + "#endif\n";
+           guardedHelperDefinitions("static inline");
   }
   std::string kernelQualifier() const override { return "__kernel void"; }
   std::string pointerQualifier() const override { return "__global "; }
@@ -80,7 +79,6 @@ public:
   std::string alloc(const std::string &device, const std::string &type,
                     const std::string &count,
                     const std::string &where) const override {
-    (void)where;
     return "void *" + device + " = " + runtime::kCLAlloc + "(" +
            programVarHolder + ", sizeof(" + type + ") * (size_t)(" + count +
            "), " + where + ");";

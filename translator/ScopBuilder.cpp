@@ -703,9 +703,6 @@ private:
 
   // --- Statement bodies ----------------------------------------------------
 
-  struct Current {
-    polyhedral::Statement *stmt;
-  };
   polyhedral::Statement *current = nullptr;
 
   ExprPtr node(Expr::Kind kind) {
@@ -1027,9 +1024,9 @@ private:
 /// Finds the scop regions and builds them after parsing.
 class ScopConsumer : public ASTConsumer {
 public:
-  ScopConsumer(CompilerInstance &ci, PragmaLocs &locs, isl::ctx ctx,
+  ScopConsumer(PragmaLocs &locs, isl::ctx ctx,
                ParsedInput &result)
-      : ci(ci), locs(locs), ctx(ctx), result(result) {}
+      : locs(locs), ctx(ctx), result(result) {}
 
   void HandleTranslationUnit(ASTContext &ast) override {
     SourceManager &sm = ast.getSourceManager();
@@ -1118,7 +1115,6 @@ public:
   }
 
 private:
-  CompilerInstance &ci;
   PragmaLocs &locs;
   isl::ctx ctx;
   ParsedInput &result;
@@ -1191,9 +1187,9 @@ public:
     return true;
   }
 
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci,
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<ScopConsumer>(ci, locs, ctx, result);
+    return std::make_unique<ScopConsumer>(locs, ctx, result);
   }
 
 private:
