@@ -8,11 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
-#include "HostPrinter.h"
-#include "Pipeline.h"
-#include "IndexSetSplitting.h"
-#include "ScalarExpansion.h"
 #include "ScopBuilder.h"
+#include "Translation.h"
 
 #include <isl/ctx.h>
 #include <isl/options.h>
@@ -191,38 +188,6 @@ bool parseSizes(const std::string &text,
   return true;
 }
 
-std::string scheduleYaml(const isl::schedule &schedule) {
-  isl_printer *p = isl_printer_to_str(schedule.ctx().get());
-  p = isl_printer_set_yaml_style(p, ISL_YAML_STYLE_BLOCK);
-  p = isl_printer_print_schedule(p, schedule.get());
-  char *s = isl_printer_get_str(p);
-  std::string text = s ? s : "";
-  free(s);
-  isl_printer_free(p);
-  return text;
-}
-
-bool matchesNumbered(const std::vector<std::string> &names,
-                     const std::string &prefix) {
-  std::regex pattern(prefix + "[0-9]+");
-  for (const std::string &name : names)
-    if (std::regex_match(name, pattern))
-      return true;
-  return false;
-}
-
-polyhedral::CodeNames chooseNames(const std::vector<std::string> &used) {
-  polyhedral::CodeNames names;
-  for (std::string *prefix : {&names.hostIterator, &names.kernelIterator,
-                              &names.blockId, &names.threadId})
-    while (matchesNumbered(used, *prefix))
-      *prefix = "polycuda_" + *prefix;
-  for (const std::string &name : used)
-    if (name.rfind(names.devicePrefix, 0) == 0)
-      names.devicePrefix = "polycuda_dev_";
-  return names;
-}
-
 /// Where runtime/ sources are: $POLYCUDA_RUNTIME_DIR, the install tree next
 /// to the executable, or the source tree this binary was built from.
 std::string findRuntimeDir(const char *argv0) {
@@ -279,47 +244,6 @@ std::string cudaCompiler() {
   if (llvm::sys::fs::exists("/usr/local/cuda/bin/nvcc"))
     return "/usr/local/cuda/bin/nvcc";
   return "nvcc";
-}
-
-/// Deepest nest of host loops around a kernel launch: launches grow as the
-/// problem size to this power.
-unsigned launchDepth(const polyhedral::Scop &scop,
-                     const polyhedral::PipelineOptions &pipeline) {
-  polyhedral::GpuProgram program = polyhedral::runGpuPipeline(scop, pipeline);
-  unsigned depth = 0;
-  for (const polyhedral::Kernel &kernel : program.kernels)
-    depth = std::max(depth, kernel.hostDepth);
-  return depth;
-}
-
-/// Splits statements on broadcast planes (IndexSetSplitting) when that
-/// lowers the launch depth of the mapped program, e.g. Floyd-Warshall from a
-/// wavefront of n^2 launches to 9 parallel kernels per k.
-void chooseIndexSetSplit(ScopRegion &region,
-                         const polyhedral::PipelineOptions &pipeline,
-                         bool verbose) {
-  auto split = std::make_unique<polyhedral::Scop>(*region.scop);
-  std::vector<std::string> splits = polyhedral::splitIndexSets(*split);
-  region.scop->dependenceBudgetExceeded |= split->dependenceBudgetExceeded;
-  if (splits.empty())
-    return;
-  polyhedral::PipelineOptions serialized = pipeline;
-  serialized.dumpAfter.clear();
-  serialized.verbose = false;
-  polyhedral::PipelineOptions plain = serialized;
-  serialized.scheduling.serializeSccs = true;
-  unsigned before = launchDepth(*region.scop, plain);
-  unsigned after = launchDepth(*split, serialized);
-  bool keep = after < before;
-  if (verbose)
-    for (const std::string &line : splits)
-      llvm::errs() << region.scop->loc.str() << ": remark: "
-                   << (keep ? "" : "not ") << "applied: " << line
-                   << " (launch depth " << before << " -> " << after << ")\n";
-  if (keep) {
-    region.scop = std::move(split);
-    region.serializeSccs = true;
-  }
 }
 
 } // namespace
@@ -413,84 +337,17 @@ int runDriver(int argc, const char **argv) {
   if (!ok)
     return 1;
 
-  try {
-    for (ScopRegion &region : input.regions)
-      for (const polyhedral::ScalarExpansion &expansion :
-           polyhedral::expandScalars(*region.scop))
-        if (options.verbose)
-          llvm::errs() << region.scop->loc.str() << ": remark: scalar '"
-                       << expansion.array << "': " << expansion.reason << "\n";
-    for (ScopRegion &region : input.regions)
-      chooseIndexSetSplit(region, pipeline, options.verbose);
-  } catch (const isl::exception &e) {
-    llvm::errs() << "polycuda: internal compiler error in stage 'scalar "
-                    "expansion': isl: "
-                 << e.what() << "\n";
+  TranslationOptions translation;
+  translation.target = target;
+  translation.pipeline = pipeline;
+  translation.dumpSchedule = options.dumpSchedule;
+  translation.emitCl = options.emitCl;
+  translation.verbose = options.verbose;
+  Translation result;
+  if (!translate(input, translation, result))
     return 1;
-  } catch (const std::exception &e) {
-    llvm::errs() << "polycuda: " << e.what() << "\n";
-    return 1;
-  }
-
-  if (target == "cuda") {
-    // nvcc compiles the output as C++, which has no variable-length arrays.
-    bool vla = false;
-    for (const ScopRegion &region : input.regions)
-      for (const polyhedral::Array &array : region.scop->arrays)
-        if (array.isVariableLength) {
-          llvm::errs() << array.declLoc.str() << ": error: variable-length "
-                       << "array '" << array.name << "' cannot be compiled as "
-                       << "CUDA C++; declare it with constant sizes, or use "
-                       << "--target=opencl or --target=c\n";
-          vla = true;
-        }
-    if (vla)
-      return 1;
-  }
-
-  std::string text;
-  std::string clText;
-  try {
-    if (target == "c") {
-      std::vector<isl::ast_node> asts;
-      for (ScopRegion &region : input.regions) {
-        polyhedral::Dependences deps;
-        polyhedral::PipelineOptions scoped = pipeline;
-        scoped.scheduling.serializeSccs = region.serializeSccs;
-        polyhedral::ScheduleResult result =
-            polyhedral::runSchedulePipeline(*region.scop, deps, scoped);
-        if (options.dumpSchedule)
-          std::cout << "// schedule of the scop at " << region.scop->loc.str()
-                    << "\n" << scheduleYaml(result.schedule) << "\n";
-        asts.push_back(polyhedral::generateCAst(*region.scop, result.schedule,
-                                                chooseNames(region.usedNames)
-                                                    .hostIterator));
-      }
-      text = printCFile(input, asts);
-    } else {
-      std::vector<polyhedral::GpuProgram> programs;
-      for (ScopRegion &region : input.regions) {
-        polyhedral::PipelineOptions scoped = pipeline;
-        scoped.scheduling.serializeSccs = region.serializeSccs;
-        programs.push_back(polyhedral::runGpuPipeline(
-            *region.scop, scoped, chooseNames(region.usedNames)));
-        if (programs.back().scheduleIsFallback)
-          llvm::errs() << region.scop->loc.str()
-                       << ": remark: used the original loop order: "
-                       << programs.back().fallbackReason << "\n";
-        if (options.dumpSchedule)
-          std::cout << "// schedule of the scop at " << region.scop->loc.str()
-                    << "\n" << scheduleYaml(programs.back().schedule) << "\n";
-      }
-      auto gpu = target == "cuda" ? makeCudaTarget() : makeOpenCLTarget();
-      text = printGpuFile(input, programs, *gpu);
-      if (options.emitCl)
-        clText = printOpenCLKernels(input, programs);
-    }
-  } catch (const std::exception &e) {
-    llvm::errs() << "polycuda: " << e.what() << "\n";
-    return 1;
-  }
+  const std::string &text = result.text;
+  const std::string &clText = result.clText;
 
   alarm(0);
   if (!runMode) {

@@ -1,0 +1,195 @@
+//===- Translation.cpp - One input file through every stage ---------------===//
+#include "Translation.h"
+
+#include "HostPrinter.h"
+#include "IndexSetSplitting.h"
+
+#include <isl/printer.h>
+#include <isl/schedule.h>
+
+#include <llvm/Support/raw_ostream.h>
+
+#include <iostream>
+#include <memory>
+#include <regex>
+
+namespace polycuda::translator {
+
+std::string scheduleYaml(const isl::schedule &schedule) {
+  isl_printer *p = isl_printer_to_str(schedule.ctx().get());
+  p = isl_printer_set_yaml_style(p, ISL_YAML_STYLE_BLOCK);
+  p = isl_printer_print_schedule(p, schedule.get());
+  char *s = isl_printer_get_str(p);
+  std::string text = s ? s : "";
+  free(s);
+  isl_printer_free(p);
+  return text;
+}
+
+namespace {
+
+bool matchesNumbered(const std::vector<std::string> &names,
+                     const std::string &prefix) {
+  std::regex pattern(prefix + "[0-9]+");
+  for (const std::string &name : names)
+    if (std::regex_match(name, pattern))
+      return true;
+  return false;
+}
+
+/// Names for generated code that do not clash with the user's identifiers.
+polyhedral::CodeNames chooseNames(const std::vector<std::string> &used) {
+  polyhedral::CodeNames names;
+  for (std::string *prefix : {&names.hostIterator, &names.kernelIterator,
+                              &names.blockId, &names.threadId})
+    while (matchesNumbered(used, *prefix))
+      *prefix = "polycuda_" + *prefix;
+  for (const std::string &name : used)
+    if (name.rfind(names.devicePrefix, 0) == 0)
+      names.devicePrefix = "polycuda_dev_";
+  return names;
+}
+
+/// Deepest nest of host loops around a kernel launch: launches grow as the
+/// problem size to this power.
+unsigned launchDepth(const polyhedral::Scop &scop,
+                     const polyhedral::PipelineOptions &pipeline) {
+  polyhedral::GpuProgram program = polyhedral::runGpuPipeline(scop, pipeline);
+  unsigned depth = 0;
+  for (const polyhedral::Kernel &kernel : program.kernels)
+    depth = std::max(depth, kernel.hostDepth);
+  return depth;
+}
+
+/// Splits statements on broadcast planes (IndexSetSplitting) when that
+/// lowers the launch depth of the mapped program, e.g. Floyd-Warshall from a
+/// wavefront of n^2 launches to 9 parallel kernels per k.
+void chooseIndexSetSplit(ScopRegion &region,
+                         const polyhedral::PipelineOptions &pipeline,
+                         bool verbose, RegionTranslation &record) {
+  auto split = std::make_unique<polyhedral::Scop>(*region.scop);
+  record.splits = polyhedral::splitIndexSets(*split);
+  region.scop->dependenceBudgetExceeded |= split->dependenceBudgetExceeded;
+  if (record.splits.empty())
+    return;
+  polyhedral::PipelineOptions serialized = pipeline;
+  serialized.dumpAfter.clear();
+  serialized.verbose = false;
+  polyhedral::PipelineOptions plain = serialized;
+  serialized.scheduling.serializeSccs = true;
+  unsigned before = launchDepth(*region.scop, plain);
+  unsigned after = launchDepth(*split, serialized);
+  bool keep = after < before;
+  record.launchDepthBefore = before;
+  record.launchDepthAfter = after;
+  record.splitApplied = keep;
+  if (verbose)
+    for (const std::string &line : record.splits)
+      llvm::errs() << region.scop->loc.str() << ": remark: "
+                   << (keep ? "" : "not ") << "applied: " << line
+                   << " (launch depth " << before << " -> " << after << ")\n";
+  if (keep) {
+    region.scop = std::move(split);
+    region.serializeSccs = true;
+  }
+}
+
+/// nvcc compiles the output as C++, which has no variable-length arrays.
+bool checkCudaArrays(const ParsedInput &input) {
+  bool ok = true;
+  for (const ScopRegion &region : input.regions)
+    for (const polyhedral::Array &array : region.scop->arrays)
+      if (array.isVariableLength) {
+        llvm::errs() << array.declLoc.str() << ": error: variable-length "
+                     << "array '" << array.name << "' cannot be compiled as "
+                     << "CUDA C++; declare it with constant sizes, or use "
+                     << "--target=opencl or --target=c\n";
+        ok = false;
+      }
+  return ok;
+}
+
+} // namespace
+
+bool translate(ParsedInput &input, const TranslationOptions &options,
+               Translation &result) {
+  const polyhedral::PipelineOptions &pipeline = options.pipeline;
+  try {
+    for (ScopRegion &region : input.regions) {
+      RegionTranslation &record = result.regions.emplace_back();
+      record.expansions = polyhedral::expandScalars(*region.scop);
+      if (options.verbose)
+        for (const polyhedral::ScalarExpansion &expansion : record.expansions)
+          llvm::errs() << region.scop->loc.str() << ": remark: scalar '"
+                       << expansion.array << "': " << expansion.reason << "\n";
+    }
+    for (size_t i = 0; i < input.regions.size(); ++i)
+      chooseIndexSetSplit(input.regions[i], pipeline, options.verbose,
+                          result.regions[i]);
+  } catch (const isl::exception &e) {
+    llvm::errs() << "polycuda: internal compiler error in stage 'scalar "
+                    "expansion': isl: "
+                 << e.what() << "\n";
+    return false;
+  } catch (const std::exception &e) {
+    llvm::errs() << "polycuda: " << e.what() << "\n";
+    return false;
+  }
+
+  if (options.target == "cuda" && !checkCudaArrays(input))
+    return false;
+
+  try {
+    if (options.target == "c") {
+      std::vector<isl::ast_node> asts;
+      for (size_t i = 0; i < input.regions.size(); ++i) {
+        ScopRegion &region = input.regions[i];
+        polyhedral::GpuProgram &program = result.regions[i].program;
+        polyhedral::PipelineOptions scoped = pipeline;
+        scoped.scheduling.serializeSccs = region.serializeSccs;
+        polyhedral::ScheduleResult scheduled =
+            polyhedral::runSchedulePipeline(*region.scop, program.deps,
+                                            scoped);
+        program.scop = region.scop.get();
+        program.schedule = scheduled.schedule;
+        program.scheduleIsFallback = scheduled.usedFallback;
+        program.fallbackReason = scheduled.fallbackReason;
+        if (options.dumpSchedule)
+          std::cout << "// schedule of the scop at " << region.scop->loc.str()
+                    << "\n" << scheduleYaml(scheduled.schedule) << "\n";
+        asts.push_back(polyhedral::generateCAst(
+            *region.scop, scheduled.schedule,
+            chooseNames(region.usedNames).hostIterator));
+      }
+      result.text = printCFile(input, asts);
+      return true;
+    }
+    std::vector<polyhedral::GpuProgram> programs;
+    programs.reserve(input.regions.size());
+    for (ScopRegion &region : input.regions) {
+      polyhedral::PipelineOptions scoped = pipeline;
+      scoped.scheduling.serializeSccs = region.serializeSccs;
+      programs.push_back(polyhedral::runGpuPipeline(
+          *region.scop, scoped, chooseNames(region.usedNames)));
+      if (programs.back().scheduleIsFallback)
+        llvm::errs() << region.scop->loc.str()
+                     << ": remark: used the original loop order: "
+                     << programs.back().fallbackReason << "\n";
+      if (options.dumpSchedule)
+        std::cout << "// schedule of the scop at " << region.scop->loc.str()
+                  << "\n" << scheduleYaml(programs.back().schedule) << "\n";
+    }
+    auto gpu = options.target == "cuda" ? makeCudaTarget() : makeOpenCLTarget();
+    result.text = printGpuFile(input, programs, *gpu);
+    if (options.emitCl)
+      result.clText = printOpenCLKernels(input, programs);
+    for (size_t i = 0; i < programs.size(); ++i)
+      result.regions[i].program = std::move(programs[i]);
+  } catch (const std::exception &e) {
+    llvm::errs() << "polycuda: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+} // namespace polycuda::translator

@@ -1,0 +1,61 @@
+//===- Translation.h - One input file through every stage ------*- C++ -*-===//
+//
+// The translation of one parsed file, without the command line: scalar
+// expansion, index-set splitting, the polyhedral pipeline per scop and the
+// printer of the target. Used by the driver, the report (--explain) and the
+// fuzz target. Errors are reported to llvm::errs(); nothing is written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_TRANSLATOR_TRANSLATION_H
+#define POLYCUDA_TRANSLATOR_TRANSLATION_H
+
+#include "GpuProgram.h"
+#include "Pipeline.h"
+#include "ScalarExpansion.h"
+#include "ScopBuilder.h"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace polycuda::translator {
+
+struct TranslationOptions {
+  std::string target = "cuda"; ///< cuda, opencl or c
+  polyhedral::PipelineOptions pipeline;
+  bool dumpSchedule = false; ///< print schedule trees to stdout
+  bool emitCl = false;       ///< also print the OpenCL kernels alone
+  bool verbose = false;      ///< remarks on privatization and splitting
+};
+
+/// What happened to one scop, for the report.
+struct RegionTranslation {
+  std::vector<polyhedral::ScalarExpansion> expansions;
+  /// Index-set splits that were tried, and whether they were kept.
+  std::vector<std::string> splits;
+  bool splitApplied = false;
+  unsigned launchDepthBefore = 0, launchDepthAfter = 0;
+  /// For GPU targets the whole mapped program; for the C target only
+  /// `scop`, `deps`, `schedule` and the fallback fields are set.
+  polyhedral::GpuProgram program;
+};
+
+struct Translation {
+  /// One per input.regions[i]; a deque, since isl objects cannot be copied
+  /// while null.
+  std::deque<RegionTranslation> regions;
+  std::string text;   ///< the output file
+  std::string clText; ///< the kernels alone (emitCl)
+};
+
+/// Translates every scop of `input` (whose Scops it may transform). Returns
+/// false after reporting an error.
+bool translate(ParsedInput &input, const TranslationOptions &options,
+               Translation &result);
+
+/// The isl schedule tree in YAML block style.
+std::string scheduleYaml(const isl::schedule &schedule);
+
+} // namespace polycuda::translator
+
+#endif
