@@ -225,6 +225,7 @@ private:
       kernel.blockSize[d] = sizes[kernel.hardwareDim[d]];
 
     isl::union_map schedule = subtreeSchedule(body).intersect_domain(instances);
+    kernel.localSchedule = schedule;
     isl::set context = scop.context.intersect(
         isl::manage(isl_union_set_params(domain.copy())));
     if (mapped > 0) {

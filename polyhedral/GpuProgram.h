@@ -56,6 +56,9 @@ struct Kernel {
   /// iterators `{ [c] -> [o] }` recomputed by the host AST build.
   std::vector<bool> globalOffset;
   std::vector<isl::pw_aff> offsets;
+  /// The schedule of the kernel's subtree `{ S[i] -> [s] }`, the mapped
+  /// members first (before they are pinned to blocks and threads).
+  isl::union_map localSchedule;
   /// The kernel schedule `[params, c, b, t] -> { S[i] -> [s] }`, the mapped
   /// members pinned to `T * (b + offset) + t`.
   isl::union_map schedule;

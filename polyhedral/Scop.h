@@ -101,6 +101,8 @@ struct Statement {
   std::vector<std::string> iterators;
   /// The loop variable name in the source for each iterator.
   std::vector<std::string> sourceIterators;
+  /// Where each of those loops starts in the source (its `for`).
+  std::vector<SourceLoc> loopLocs;
   std::vector<Access> accesses;
   /// Position among its siblings at each loop depth (the 2d+1 schedule's
   /// constant dimensions), outermost first; size = iterators.size() + 1.

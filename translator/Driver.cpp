@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include "Report.h"
 #include "ScopBuilder.h"
 #include "Translation.h"
 
@@ -19,6 +20,7 @@
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
@@ -83,6 +85,22 @@ struct Options {
       cl::desc("Print the isl object after a stage: scop, dependences, "
                "schedule, mapping, ast"),
       cl::init(""), cl::cat(category)};
+  cl::opt<bool> explain{
+      "explain",
+      cl::desc("Print a report of every decision (dependences, parallel "
+               "loops, schedule, mapping, memory) in source terms"),
+      cl::cat(category)};
+  cl::opt<bool> explainTree{
+      "explain-tree",
+      cl::desc("With --explain, also print isl's schedule tree"),
+      cl::cat(category)};
+  cl::opt<std::string> report{
+      "report", cl::desc("Print the report in a format: text or json"),
+      cl::init(""), cl::cat(category)};
+  cl::opt<std::string> reportFile{
+      "report-file",
+      cl::desc("Write the report to this file instead of standard output"),
+      cl::value_desc("file"), cl::init(""), cl::cat(category)};
   cl::opt<bool> emitCl{"emit-cl",
                        cl::desc("With --target=opencl, also write the kernels "
                                 "to a .cl file"),
@@ -299,6 +317,16 @@ int runDriver(int argc, const char **argv) {
     return 1;
   }
 
+  std::string reportFormat = options.report;
+  if (options.explain && reportFormat.empty())
+    reportFormat = "text";
+  if (!reportFormat.empty() && reportFormat != "text" &&
+      reportFormat != "json") {
+    llvm::errs() << "polycuda: error: unknown report format '" << reportFormat
+                 << "'; use text or json\n";
+    return 1;
+  }
+
   polyhedral::PipelineOptions pipeline;
   pipeline.scheduling.useOriginal = options.originalSchedule;
   pipeline.scheduling.maxOperations = options.maxOperations;
@@ -348,8 +376,36 @@ int runDriver(int argc, const char **argv) {
     return 1;
   const std::string &text = result.text;
   const std::string &clText = result.clText;
+  std::string reportOutput;
+  if (!reportFormat.empty()) {
+    ReportOptions reportOptions;
+    reportOptions.target = target;
+    reportOptions.scheduleTree = options.explainTree;
+    try {
+      if (reportFormat == "json") {
+        llvm::raw_string_ostream os(reportOutput);
+        os << llvm::formatv("{0:2}",
+                            reportJson(input, result, reportOptions))
+           << "\n";
+      } else {
+        reportOutput = reportText(input, result, reportOptions);
+      }
+    } catch (const std::exception &e) {
+      llvm::errs() << "polycuda: internal compiler error in the report: "
+                   << e.what() << "\n";
+      return 1;
+    }
+  }
 
   alarm(0);
+  if (!reportOutput.empty()) {
+    if (!options.reportFile.empty()) {
+      if (!writeFile(options.reportFile, reportOutput))
+        return 1;
+    } else {
+      std::cout << reportOutput << std::flush;
+    }
+  }
   if (!runMode) {
     std::string out = options.output.empty()
                           ? defaultOutput(options.input, target)

@@ -134,6 +134,7 @@ private:
     const VarDecl *var;
     std::string name;
     bool reversed;
+    polyhedral::SourceLoc loc; ///< the `for` keyword
   };
   std::vector<Loop> loops;
   std::vector<std::string> constraints; ///< conjunction, isl syntax
@@ -573,7 +574,7 @@ private:
            std::to_string(kMaxLoopDepth));
     std::string lower = affine(init, Diag::NonAffineExpression);
     std::string name = freshIslName(var->getName().str());
-    loops.push_back({var, name, *step < 0});
+    loops.push_back({var, name, *step < 0, locOf(loop->getBeginLoc())});
     size_t saved = constraints.size();
     if (*step > 0)
       constraints.push_back("(" + name + " >= " + lower + ")");
@@ -902,6 +903,7 @@ private:
     for (const Loop &loop : loops) {
       stmt.iterators.push_back(loop.name);
       stmt.sourceIterators.push_back(loop.var->getName().str());
+      stmt.loopLocs.push_back(loop.loc);
     }
     stmt.beta = beta;
     scop.statements.push_back(stmt);

@@ -1,0 +1,165 @@
+//===- Explain.h - Why the pipeline did what it did -------------*- C++ -*-===//
+//
+// Reads a finished GpuProgram (or only its dependences and schedule, for the
+// C target) and derives the facts of the report in source terms: the
+// dependences with their loops, direction and distance vectors; which source
+// loops are parallel and which dependences the others carry; the bands of
+// the chosen schedule and what each member carries; per kernel the mapping,
+// where every reference lives and whether its accesses are coalesced, and a
+// traffic estimate; the host/device copies. No printing here: the
+// translator renders these facts as text or JSON (translator/Report.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_EXPLAIN_H
+#define POLYCUDA_POLYHEDRAL_EXPLAIN_H
+
+#include "GpuProgram.h"
+
+#include <optional>
+
+namespace polycuda::polyhedral {
+
+/// One dependence between two statements through one array, restricted to
+/// the part carried at one level of their common loops.
+struct DependenceFact {
+  enum class Kind { Flow, Anti, Output }; ///< RAW, WAR, WAW
+  Kind kind = Kind::Flow;
+  unsigned array = 0;
+  unsigned source = 0; ///< statement index (executes first)
+  unsigned sink = 0;
+  /// Loops around both statements, outermost first (indices into
+  /// ScopExplanation::loops).
+  std::vector<unsigned> commonLoops;
+  /// Position in commonLoops of the loop that carries it; nullopt when the
+  /// dependence stays within one iteration of every common loop.
+  std::optional<unsigned> carriedAt;
+  /// Per common loop: "=", "<", ">", "<=", ">=" or "*" (sink minus source).
+  std::vector<std::string> direction;
+  /// The distance per common loop when it is the same for every instance.
+  std::optional<std::vector<long>> distance;
+  /// `{ S[i] -> T[j] }`, this part only.
+  isl::map relation;
+};
+
+/// One loop of the source.
+struct LoopFact {
+  std::string iterator; ///< the C variable
+  SourceLoc loc;        ///< its `for`
+  unsigned depth = 0;
+  std::vector<unsigned> statements;
+  /// Dependences carried by it in the original order (indices into
+  /// ScopExplanation::dependences); parallel when empty.
+  std::vector<unsigned> carried;
+};
+
+/// One member of a band of the chosen schedule.
+struct MemberFact {
+  /// Per statement of the band, the member as a function of the source
+  /// iterators, e.g. {"S0", "i"}; "" when it is a constant.
+  std::vector<std::pair<unsigned, std::string>> perStatement;
+  bool coincident = false;
+  /// Dependences (indices) it carries; the reason it is not parallel.
+  std::vector<unsigned> carried;
+  /// Mapped to hardware dimension 0 (x), 1 (y) or 2 (z) of a kernel.
+  std::optional<unsigned> hardwareDim;
+  unsigned blockSize = 0;
+};
+
+struct BandFact {
+  std::vector<unsigned> statements;
+  bool permutable = false;
+  std::optional<unsigned> kernel; ///< the band is the top of this kernel
+  bool onHost = false;            ///< above every kernel: host loops
+  std::vector<MemberFact> members;
+};
+
+/// How neighbouring threads along one hardware dimension access an array.
+enum class AccessPattern {
+  Coalesced, ///< consecutive elements
+  Broadcast, ///< the same element (one transaction, reuse across threads)
+  Strided,   ///< a constant distance apart (`stride` elements)
+  Irregular, ///< no single distance
+  NoNeighbours, ///< a single thread along the dimension
+};
+
+struct ReferenceFact {
+  unsigned statement = 0;
+  unsigned access = 0; ///< index in Statement::accesses
+  bool isRead = true;
+  bool inRegister = false;
+  /// Along threadIdx.x (hardware dimension 0); NoNeighbours in one-thread
+  /// kernels.
+  AccessPattern pattern = AccessPattern::NoNeighbours;
+  /// Strided: the distance in elements when the array extents are
+  /// constants; otherwise the dimension that moves.
+  std::optional<long> stride;
+  unsigned movingDim = 0;
+  /// Hardware dimensions along which threads read or write the same element.
+  std::vector<unsigned> reusedAlong;
+};
+
+struct KernelFact {
+  unsigned id = 0;
+  std::vector<unsigned> statements;
+  unsigned hostDepth = 0;
+  unsigned numMapped = 0;
+  std::vector<unsigned> blockSize;   ///< per mapped member
+  std::vector<unsigned> hardwareDim; ///< per mapped member
+  /// Per mapped member: number of schedule values (a function of the
+  /// parameters and host iterators), and the grid extent in blocks.
+  std::vector<isl::pw_aff> extent;
+  std::vector<ReferenceFact> references;
+  /// Bytes of global memory the kernel's references request over all its
+  /// launches (each instance times each non-register reference), from the
+  /// bounding boxes of the statement domains: exact for rectangular ones.
+  /// A C expression of the parameters, and its value when it has no
+  /// parameters.
+  std::string globalBytesExpr;
+  std::optional<double> globalBytes;
+  bool bytesExact = true;
+  /// For one-thread kernels: the dependences that keep it sequential.
+  std::vector<unsigned> preventing;
+};
+
+struct TransferFact {
+  unsigned array = 0;
+  bool toDevice = false;
+  bool toHost = false;
+  ElementRange accessed;
+  ElementRange written;
+};
+
+/// Everything the report says about one scop.
+struct ScopExplanation {
+  std::vector<LoopFact> loops;
+  std::vector<DependenceFact> dependences;
+  bool dependencesComplete = true;
+  std::vector<BandFact> bands;
+  std::vector<KernelFact> kernels;
+  std::vector<TransferFact> transfers;
+  /// The parameter values for which every statement runs at least once:
+  /// expressions in the report are simplified under it.
+  isl::set typicalParams;
+};
+
+/// Derives the facts. `program.kernels` and `transfers` may be empty (C
+/// target).
+ScopExplanation explain(const GpuProgram &program);
+
+/// Statement iterators renamed to their source names, e.g. for printing
+/// `{ S0[i0, i1] -> [i1] }` as a function of `i, j`.
+isl::map withSourceNames(const Statement &stmt, isl::map map);
+
+/// A reference as the source writes it, e.g. `A[i][k + 1]`.
+std::string accessText(const Scop &scop, const Statement &stmt,
+                       const Access &access);
+
+/// A function as a C expression (isl's C format).
+std::string printC(const isl::pw_aff &pa);
+
+/// The constant value of `pa` if it has one (on its whole domain).
+std::optional<long> constantValue(const isl::pw_aff &pa);
+
+} // namespace polycuda::polyhedral
+
+#endif

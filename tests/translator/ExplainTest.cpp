@@ -1,0 +1,240 @@
+//===- ExplainTest.cpp - Key facts of --explain / --report=json -----------===//
+//
+// Pins what the report says, in source terms, for gemm, jacobi-2d (the time
+// loop carries the dependences, the spatial loops are parallel), a loop with
+// a carried RAW (not parallelized, the dependence named) and mv against tmv
+// (the same product, coalesced or not).
+//
+//===----------------------------------------------------------------------===//
+#include "Report.h"
+
+#include "../polyhedral/IslTestSupport.h"
+
+namespace polycuda::test {
+namespace {
+
+namespace json = llvm::json;
+
+const std::string kInputs =
+    std::string(POLYCUDA_RUNTIME_SOURCE_DIR) + "/../inputs/";
+
+class ExplainTest : public IslTest {
+protected:
+  /// The JSON report of `file` (an inputs/ name) or of `code`.
+  json::Value report(const std::string &file, const std::string &code = "",
+                     const std::string &target = "cuda") {
+    translator::ParsedInput input;
+    translator::FrontendOptions frontend;
+    frontend.clangArgs = {"-DMINI_DATASET"};
+    bool parsed = code.empty()
+                      ? translator::parseInput(kInputs + file, frontend, ctx(),
+                                               input)
+                      : translator::parseCode(code, file, frontend, ctx(),
+                                              input);
+    EXPECT_TRUE(parsed);
+    if (!parsed)
+      return nullptr;
+    translator::TranslationOptions options;
+    options.target = target;
+    translator::Translation translation;
+    EXPECT_TRUE(translator::translate(input, options, translation));
+    translator::ReportOptions reportOptions;
+    reportOptions.target = target;
+    json::Value value = translator::reportJson(input, translation, reportOptions);
+    // Both renderings come from one object; the text one must not fail.
+    EXPECT_FALSE(
+        translator::reportText(input, translation, reportOptions).empty());
+    return value;
+  }
+
+  static const json::Object &scop(const json::Value &report) {
+    return *report.getAsObject()->getArray("scops")->front().getAsObject();
+  }
+
+  static std::string str(const json::Value *v) {
+    if (!v)
+      return "<missing>";
+    if (auto s = v->getAsString())
+      return s->str();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << *v;
+    return os.str();
+  }
+
+  /// The source loops with `iterator`, as (parallel, carried dependences).
+  static std::vector<const json::Object *> loops(const json::Object &scop,
+                                                 const std::string &iterator) {
+    std::vector<const json::Object *> result;
+    for (const json::Value &v : *scop.getArray("loops"))
+      if (str(v.getAsObject()->get("iterator")) == iterator)
+        result.push_back(v.getAsObject());
+    return result;
+  }
+
+  static const json::Object &dependence(const json::Object &scop, int64_t id) {
+    return *(*scop.getArray("dependences"))[id].getAsObject();
+  }
+
+  /// The reference `text` of the first kernel that has it.
+  static const json::Object *reference(const json::Object &scop,
+                                       const std::string &text,
+                                       const std::string &kind = "read") {
+    for (const json::Value &k : *scop.getArray("kernels"))
+      for (const json::Value &r : *k.getAsObject()->getArray("references"))
+        if (str(r.getAsObject()->get("reference")) == text &&
+            str(r.getAsObject()->get("kind")) == kind)
+          return r.getAsObject();
+    return nullptr;
+  }
+
+  /// Per statement, the mapped member on hardware dimension `hw` of kernel.
+  static std::string mappedLoop(const json::Object &kernel,
+                                const std::string &hw,
+                                const std::string &statement) {
+    for (const json::Value &m : *kernel.getArray("mapped"))
+      if (str(m.getAsObject()->get("hardware")) == hw)
+        return str(m.getAsObject()->getObject("schedule")->get(statement));
+    return "<unmapped>";
+  }
+};
+
+TEST_F(ExplainTest, GemmParallelLoopsMappingAndReferences) {
+  json::Value value = report("gemm.c");
+  const json::Object &s = scop(value);
+  // i and j are parallel; k carries the RAW on C (distance 1 along k).
+  ASSERT_EQ(1u, loops(s, "i").size());
+  EXPECT_TRUE(*loops(s, "i")[0]->getBoolean("parallel"));
+  for (const json::Object *j : loops(s, "j"))
+    EXPECT_TRUE(*j->getBoolean("parallel"));
+  ASSERT_EQ(1u, loops(s, "k").size());
+  const json::Object &k = *loops(s, "k")[0];
+  EXPECT_FALSE(*k.getBoolean("parallel"));
+  bool rawOnC = false;
+  for (const json::Value &id : *k.getArray("carries")) {
+    const json::Object &dep = dependence(s, *id.getAsInteger());
+    if (str(dep.get("type")) == "RAW" && str(dep.get("array")) == "C") {
+      rawOnC = true;
+      EXPECT_EQ("[\"=\",\"<\",\"=\"]", str(dep.get("direction")));
+      EXPECT_EQ("[0,1,0]", str(dep.get("distance")));
+      EXPECT_EQ("k", str(dep.getObject("carried_by")->get("iterator")));
+    }
+  }
+  EXPECT_TRUE(rawOnC);
+
+  // One kernel: i on y, j on x (coalesced B and C), k inside the kernel.
+  const json::Array &kernels = *s.getArray("kernels");
+  ASSERT_EQ(1u, kernels.size());
+  const json::Object &kernel = *kernels[0].getAsObject();
+  EXPECT_EQ(0, *kernel.getInteger("host_loops"));
+  EXPECT_EQ("j", mappedLoop(kernel, "x", "S1"));
+  EXPECT_EQ("i", mappedLoop(kernel, "y", "S1"));
+  EXPECT_EQ("[32,8]", str(kernel.get("block")));
+
+  const json::Object *b = reference(s, "B[k][j]");
+  ASSERT_NE(nullptr, b);
+  EXPECT_EQ("global", str(b->get("memory")));
+  EXPECT_EQ("coalesced", str(b->get("pattern")));
+  EXPECT_EQ("[\"y\"]", str(b->get("reused_along")));
+  const json::Object *a = reference(s, "A[i][k]");
+  ASSERT_NE(nullptr, a);
+  EXPECT_EQ("broadcast", str(a->get("pattern")));
+  const json::Object *c = reference(s, "C[i][j]", "write");
+  ASSERT_NE(nullptr, c);
+  EXPECT_EQ("coalesced", str(c->get("pattern")));
+
+  // The traffic estimate is exact for the rectangular gemm domain.
+  EXPECT_TRUE(*kernel.getBoolean("global_bytes_exact"));
+  EXPECT_NE(std::string::npos,
+            str(kernel.get("global_bytes_expression")).find("ni * nj * nk"));
+}
+
+TEST_F(ExplainTest, JacobiTimeLoopCarriesSpatialLoopsParallel) {
+  json::Value value = report("jacobi_2d.c", "", "opencl");
+  const json::Object &s = scop(value);
+  ASSERT_EQ(1u, loops(s, "t").size());
+  const json::Object &t = *loops(s, "t")[0];
+  EXPECT_FALSE(*t.getBoolean("parallel"));
+  EXPECT_FALSE(t.getArray("carries")->empty());
+  bool raw = false;
+  for (const json::Value &id : *t.getArray("carries"))
+    raw |= str(dependence(s, *id.getAsInteger()).get("type")) == "RAW";
+  EXPECT_TRUE(raw);
+  for (const std::string &name : {"i", "j"}) {
+    ASSERT_EQ(2u, loops(s, name).size()) << name;
+    for (const json::Object *loop : loops(s, name))
+      EXPECT_TRUE(*loop->getBoolean("parallel")) << name;
+  }
+  // t stays on the host; each sweep is a kernel launched inside it.
+  const json::Array &kernels = *s.getArray("kernels");
+  ASSERT_EQ(2u, kernels.size());
+  for (const json::Value &k : kernels) {
+    EXPECT_EQ(1, *k.getAsObject()->getInteger("host_loops"));
+    EXPECT_EQ(2u, k.getAsObject()->getArray("mapped")->size());
+  }
+  bool hostBandOnT = false;
+  for (const json::Value &b : *s.getObject("schedule")->getArray("bands"))
+    if (str(b.getAsObject()->get("placement")) == "host") {
+      const json::Object &member =
+          *b.getAsObject()->getArray("members")->front().getAsObject();
+      hostBandOnT = str(member.getObject("schedule")->get("S0")) == "t" &&
+                    !*member.getBoolean("parallel");
+    }
+  EXPECT_TRUE(hostBandOnT);
+}
+
+TEST_F(ExplainTest, CarriedRawIsNamedAndNotParallelized) {
+  const char *code = R"(
+void prefix(int n, double x[100], double y[100]) {
+#pragma scop
+  for (int i = 1; i < n; i++)
+    x[i] = x[i - 1] + y[i];
+#pragma endscop
+}
+)";
+  json::Value value = report("prefix.c", code);
+  const json::Object &s = scop(value);
+  ASSERT_EQ(1u, loops(s, "i").size());
+  const json::Object &i = *loops(s, "i")[0];
+  EXPECT_FALSE(*i.getBoolean("parallel"));
+  ASSERT_EQ(1u, i.getArray("carries")->size());
+  const json::Object &dep =
+      dependence(s, *i.getArray("carries")->front().getAsInteger());
+  EXPECT_EQ("RAW", str(dep.get("type")));
+  EXPECT_EQ("x", str(dep.get("array")));
+  EXPECT_EQ("[1]", str(dep.get("distance")));
+  EXPECT_EQ(5, *dep.getObject("source")->getInteger("line"));
+
+  // The kernel runs on one thread and names the RAW as the reason.
+  const json::Array &kernels = *s.getArray("kernels");
+  ASSERT_EQ(1u, kernels.size());
+  const json::Object &kernel = *kernels[0].getAsObject();
+  EXPECT_TRUE(kernel.getArray("mapped")->empty());
+  bool named = false;
+  for (const json::Value &id : *kernel.getArray("sequential_because"))
+    named |= *id.getAsInteger() == *dep.getInteger("id");
+  EXPECT_TRUE(named);
+}
+
+TEST_F(ExplainTest, MvIsUncoalescedTmvIsCoalesced) {
+  // mv: y[i] = sum_j A[i][j] x[j], threads along i walk down A's rows.
+  json::Value mv = report("mv.c");
+  const json::Object &mvScop = scop(mv);
+  const json::Object *mvA = reference(mvScop, "A[i][j]");
+  ASSERT_NE(nullptr, mvA);
+  EXPECT_EQ("strided", str(mvA->get("pattern")));
+  EXPECT_NE(std::string::npos, str(mvA->get("reason")).find("uncoalesced"));
+  const json::Object *mvX = reference(mvScop, "x[j]");
+  ASSERT_NE(nullptr, mvX);
+  EXPECT_EQ("broadcast", str(mvX->get("pattern")));
+
+  // tmv: y[j] = sum_i A[i][j] x[i], threads along j read along A's rows.
+  json::Value tmv = report("tmv.c");
+  const json::Object &tmvScop = scop(tmv);
+  const json::Object *tmvA = reference(tmvScop, "A[i][j]");
+  ASSERT_NE(nullptr, tmvA);
+  EXPECT_EQ("coalesced", str(tmvA->get("pattern")));
+}
+
+} // namespace
+} // namespace polycuda::test

@@ -1,0 +1,711 @@
+//===- Report.cpp - --explain and --report=json ---------------------------===//
+//
+// One builder produces the JSON object; the text report is printed from the
+// same object, so both always say the same thing.
+//
+//===----------------------------------------------------------------------===//
+#include "Report.h"
+
+#include "CodePrinter.h"
+#include "Explain.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+#include <sstream>
+
+namespace polycuda::translator {
+
+namespace json = llvm::json;
+using polyhedral::AccessPattern;
+using polyhedral::DependenceFact;
+using polyhedral::Scop;
+using polyhedral::ScopExplanation;
+using polyhedral::Statement;
+
+namespace {
+
+const char *const kHardware[] = {"x", "y", "z"};
+
+std::string str(const json::Value *value);
+
+const char *kindName(DependenceFact::Kind kind) {
+  switch (kind) {
+  case DependenceFact::Kind::Flow:
+    return "RAW";
+  case DependenceFact::Kind::Anti:
+    return "WAR";
+  case DependenceFact::Kind::Output:
+    return "WAW";
+  }
+  return "RAW";
+}
+
+const char *patternName(AccessPattern pattern) {
+  switch (pattern) {
+  case AccessPattern::Coalesced:
+    return "coalesced";
+  case AccessPattern::Broadcast:
+    return "broadcast";
+  case AccessPattern::Strided:
+    return "strided";
+  case AccessPattern::Irregular:
+    return "irregular";
+  case AccessPattern::NoNeighbours:
+    return "single-thread";
+  }
+  return "irregular";
+}
+
+/// `(x)` -> `x` when the outer parentheses enclose everything.
+std::string stripParens(std::string text) {
+  while (text.size() >= 2 && text.front() == '(' && text.back() == ')') {
+    int depth = 0;
+    bool outer = true;
+    for (size_t i = 0; i + 1 < text.size(); ++i) {
+      depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+      if (depth == 0) {
+        outer = false;
+        break;
+      }
+    }
+    if (!outer)
+      break;
+    text = text.substr(1, text.size() - 2);
+  }
+  return text;
+}
+
+json::Object location(const polyhedral::SourceLoc &loc) {
+  return json::Object{{"file", loc.file},
+                      {"line", (int64_t)loc.line},
+                      {"column", (int64_t)loc.col}};
+}
+
+/// A parameter expression as C, and its value when it is a constant.
+/// Simplified for the parameters where every statement runs.
+json::Value expression(const isl::set &params, const isl::pw_aff &pa) {
+  if (pa.is_null())
+    return nullptr;
+  isl::pw_aff simple = isl::manage(
+      isl_pw_aff_gist_params(pa.copy(), params.copy())).coalesce();
+  if (std::optional<long> v = polyhedral::constantValue(simple))
+    return (int64_t)*v;
+  return stripParens(printParamExpr(params, simple));
+}
+
+std::string statementText(const Scop &scop, const Statement &stmt) {
+  std::map<std::string, std::string> names;
+  for (size_t d = 0; d < stmt.iterators.size(); ++d)
+    names[stmt.iterators[d]] = stmt.sourceIterators[d];
+  return printStatement(
+      scop, stmt, names,
+      [](const polyhedral::Array &array,
+         const std::vector<std::string> &subscripts) {
+        std::string text = array.name;
+        for (const std::string &s : subscripts)
+          text += "[" + stripParens(s) + "]";
+        return text;
+      },
+      [](const std::string &name) { return name; });
+}
+
+std::string referenceReason(const Scop &scop, const Statement &stmt,
+                            const polyhedral::ReferenceFact &ref,
+                            const std::string &xLoop) {
+  const polyhedral::Array &array = scop.arrays[stmt.accesses[ref.access].array];
+  if (ref.inRegister)
+    return "privatized scalar: every value is produced and used by one "
+           "thread, so it lives in a register";
+  std::string along = xLoop.empty() ? "" : " (threadIdx.x runs along " +
+                                               xLoop + ")";
+  switch (ref.pattern) {
+  case AccessPattern::Coalesced:
+    return "consecutive threads of a warp access consecutive elements" + along;
+  case AccessPattern::Broadcast:
+    return "every thread of a warp accesses the same element: one "
+           "transaction" + along;
+  case AccessPattern::Strided: {
+    std::string text = "uncoalesced: consecutive threads move along dimension " +
+                       std::to_string(ref.movingDim) + " of " + array.name;
+    if (ref.stride)
+      text += ", " + std::to_string(*ref.stride) + " elements apart";
+    return text + along;
+  }
+  case AccessPattern::Irregular:
+    return "uncoalesced: consecutive threads access elements at varying "
+           "distances" + along;
+  case AccessPattern::NoNeighbours:
+    return "the kernel runs on one thread";
+  }
+  return "";
+}
+
+class Builder {
+public:
+  Builder(const ParsedInput &input, const Translation &translation,
+          const ReportOptions &options)
+      : input(input), translation(translation), options(options) {}
+
+  json::Value build() {
+    json::Array scops;
+    for (size_t r = 0; r < input.regions.size(); ++r)
+      scops.push_back(scop(input.regions[r], translation.regions[r]));
+    return json::Object{{"schema", "polycuda-report"},
+                        {"version", kReportVersion},
+                        {"input", input.fileName},
+                        {"target", options.target},
+                        {"scops", std::move(scops)}};
+  }
+
+private:
+  const ParsedInput &input;
+  const Translation &translation;
+  const ReportOptions &options;
+
+  json::Value scop(const ScopRegion &region, const RegionTranslation &record) {
+    const polyhedral::GpuProgram &program = record.program;
+    const Scop &scop = *region.scop;
+    ScopExplanation facts = polyhedral::explain(program);
+
+    json::Array statements;
+    for (const Statement &stmt : scop.statements) {
+      json::Array loops;
+      for (size_t d = 0; d < stmt.sourceIterators.size(); ++d)
+        loops.push_back(stmt.sourceIterators[d]);
+      json::Object entry = location(stmt.loc);
+      entry["id"] = stmt.name;
+      entry["text"] = statementText(scop, stmt);
+      entry["loops"] = std::move(loops);
+      statements.push_back(std::move(entry));
+    }
+
+    json::Array arrays;
+    for (const polyhedral::Array &array : scop.arrays) {
+      json::Array extents;
+      for (const isl::pw_aff &extent : array.extents)
+        extents.push_back(expression(facts.typicalParams, extent));
+      arrays.push_back(json::Object{{"name", array.name},
+                                    {"type", polyhedral::spell(array.type)},
+                                    {"extents", std::move(extents)},
+                                    {"read", array.isRead},
+                                    {"written", array.isWritten},
+                                    {"local", array.isLocal}});
+    }
+
+    json::Array privatized;
+    for (const polyhedral::ScalarExpansion &e : record.expansions)
+      privatized.push_back(json::Object{{"name", e.array},
+                                        {"expanded_loops", (int64_t)e.depth},
+                                        {"reason", e.reason}});
+
+    json::Array loops;
+    for (size_t l = 0; l < facts.loops.size(); ++l) {
+      const polyhedral::LoopFact &loop = facts.loops[l];
+      json::Object entry = location(loop.loc);
+      entry["id"] = (int64_t)l;
+      entry["iterator"] = loop.iterator;
+      entry["depth"] = (int64_t)loop.depth;
+      entry["statements"] = statementIds(scop, loop.statements);
+      entry["parallel"] = facts.dependencesComplete && loop.carried.empty();
+      entry["carries"] = indices(loop.carried);
+      loops.push_back(std::move(entry));
+    }
+
+    json::Array dependences;
+    for (size_t f = 0; f < facts.dependences.size(); ++f) {
+      const DependenceFact &dep = facts.dependences[f];
+      json::Array common, direction;
+      for (unsigned l : dep.commonLoops)
+        common.push_back(facts.loops[l].iterator);
+      for (const std::string &d : dep.direction)
+        direction.push_back(d);
+      json::Value carried = nullptr;
+      if (dep.carriedAt) {
+        unsigned l = dep.commonLoops[*dep.carriedAt];
+        carried = json::Object{{"loop", (int64_t)l},
+                               {"iterator", facts.loops[l].iterator},
+                               {"line", (int64_t)facts.loops[l].loc.line}};
+      }
+      json::Value distance = nullptr;
+      if (dep.distance) {
+        json::Array values;
+        for (long v : *dep.distance)
+          values.push_back((int64_t)v);
+        distance = std::move(values);
+      }
+      dependences.push_back(json::Object{
+          {"id", (int64_t)f},
+          {"type", kindName(dep.kind)},
+          {"array", scop.arrays[dep.array].name},
+          {"source", endpoint(scop, dep.source)},
+          {"sink", endpoint(scop, dep.sink)},
+          {"loops", std::move(common)},
+          {"carried_by", std::move(carried)},
+          {"direction", std::move(direction)},
+          {"distance", std::move(distance)}});
+    }
+
+    json::Array bands;
+    for (const polyhedral::BandFact &band : facts.bands) {
+      json::Array members;
+      for (const polyhedral::MemberFact &member : band.members) {
+        json::Object perStatement;
+        for (const auto &[s, text] : member.perStatement)
+          perStatement[scop.statements[s].name] = text;
+        json::Value mapped = nullptr, block = nullptr;
+        if (member.hardwareDim) {
+          mapped = kHardware[*member.hardwareDim];
+          block = (int64_t)member.blockSize;
+        }
+        members.push_back(json::Object{{"schedule", std::move(perStatement)},
+                                       {"parallel", member.coincident},
+                                       {"carries", indices(member.carried)},
+                                       {"mapped_to", std::move(mapped)},
+                                       {"block_size", std::move(block)}});
+      }
+      json::Value kernel = nullptr;
+      if (band.kernel)
+        kernel = (int64_t)*band.kernel;
+      std::string placement = options.target == "c" ? "cpu"
+                              : !band.kernel        ? "host"
+                                                    : "device";
+      bands.push_back(json::Object{{"statements",
+                                    statementIds(scop, band.statements)},
+                                   {"permutable", band.permutable},
+                                   {"placement", placement},
+                                   {"kernel", std::move(kernel)},
+                                   {"members", std::move(members)}});
+    }
+
+    json::Array kernels;
+    for (const polyhedral::KernelFact &kernel : facts.kernels)
+      kernels.push_back(kernelJson(scop, facts, kernel));
+
+    json::Array transfers;
+    for (const polyhedral::TransferFact &t : facts.transfers)
+      transfers.push_back(json::Object{
+          {"array", scop.arrays[t.array].name},
+          {"to_device", t.toDevice},
+          {"to_host", t.toHost},
+          {"accessed", range(facts.typicalParams, t.accessed)},
+          {"written", range(facts.typicalParams, t.written)}});
+
+    json::Value fallback = nullptr;
+    if (program.scheduleIsFallback)
+      fallback = program.fallbackReason;
+    json::Array params;
+    for (const std::string &p : scop.paramSourceNames)
+      params.push_back(p);
+    json::Array splits;
+    for (const std::string &s : record.splits)
+      splits.push_back(s);
+    json::Object out{
+        {"function", scop.functionName},
+        {"location", location(scop.loc)},
+        {"parameters", std::move(params)},
+        {"statements", std::move(statements)},
+        {"arrays", std::move(arrays)},
+        {"privatized_scalars", std::move(privatized)},
+        {"index_set_splitting",
+         json::Object{{"splits", std::move(splits)},
+                      {"applied", record.splitApplied},
+                      {"launch_depth_before",
+                       (int64_t)record.launchDepthBefore},
+                      {"launch_depth_after", (int64_t)record.launchDepthAfter}}},
+        {"dependences_complete", facts.dependencesComplete},
+        {"loops", std::move(loops)},
+        {"dependences", std::move(dependences)},
+        {"schedule",
+         json::Object{{"fallback", std::move(fallback)},
+                      {"tree", scheduleYaml(program.schedule)},
+                      {"bands", std::move(bands)}}},
+        {"kernels", std::move(kernels)},
+        {"transfers", std::move(transfers)}};
+    return std::move(out);
+  }
+
+  static json::Array indices(const std::vector<unsigned> &values) {
+    json::Array result;
+    for (unsigned v : values)
+      result.push_back((int64_t)v);
+    return result;
+  }
+
+  static json::Array statementIds(const Scop &scop,
+                                  const std::vector<unsigned> &statements) {
+    json::Array result;
+    for (unsigned s : statements)
+      result.push_back(scop.statements[s].name);
+    return result;
+  }
+
+  static json::Object endpoint(const Scop &scop, unsigned s) {
+    return json::Object{{"statement", scop.statements[s].name},
+                        {"line", (int64_t)scop.statements[s].loc.line}};
+  }
+
+  static json::Value range(const isl::set &params,
+                           const polyhedral::ElementRange &range) {
+    if (range.first.empty())
+      return nullptr;
+    json::Array first, last;
+    for (const isl::pw_aff &pa : range.first)
+      first.push_back(expression(params, pa));
+    for (const isl::pw_aff &pa : range.last)
+      last.push_back(expression(params, pa));
+    return json::Object{{"first", std::move(first)}, {"last", std::move(last)}};
+  }
+
+  json::Value kernelJson(const Scop &scop, const ScopExplanation &facts,
+                         const polyhedral::KernelFact &kernel) {
+    // Grid and block in hardware order x, y, z.
+    std::vector<json::Value> grid(kernel.numMapped, nullptr);
+    std::vector<int64_t> block(kernel.numMapped, 1);
+    json::Array mapped;
+    std::string xLoop;
+    const polyhedral::BandFact *top = nullptr;
+    for (const polyhedral::BandFact &band : facts.bands)
+      if (band.kernel == kernel.id && !band.members.empty() &&
+          band.members[0].hardwareDim && !top)
+        top = &band;
+    for (unsigned d = 0; d < kernel.numMapped; ++d) {
+      unsigned hw = kernel.hardwareDim[d];
+      unsigned size = kernel.blockSize[d];
+      block[hw] = size;
+      json::Value extent = expression(facts.typicalParams, kernel.extent[d]);
+      if (llvm::Optional<int64_t> n = extent.getAsInteger())
+        grid[hw] = (*n + size - 1) / size;
+      else if (!kernel.extent[d].is_null())
+        grid[hw] = "ceil((" + str(&extent) + ") / " + std::to_string(size) +
+                   ")";
+      json::Object schedule;
+      if (top && d < top->members.size()) {
+        for (const auto &[s, text] : top->members[d].perStatement) {
+          schedule[scop.statements[s].name] = text;
+          if (hw == 0 && xLoop.empty())
+            xLoop = text;
+        }
+      }
+      mapped.push_back(json::Object{{"member", (int64_t)d},
+                                    {"hardware", kHardware[hw]},
+                                    {"block_size", (int64_t)size},
+                                    {"extent", std::move(extent)},
+                                    {"schedule", std::move(schedule)}});
+    }
+    json::Array gridArray, blockArray;
+    for (json::Value &g : grid)
+      gridArray.push_back(std::move(g));
+    for (int64_t b : block)
+      blockArray.push_back(b);
+
+    json::Array references;
+    for (const polyhedral::ReferenceFact &ref : kernel.references) {
+      const Statement &stmt = scop.statements[ref.statement];
+      const polyhedral::Access &access = stmt.accesses[ref.access];
+      json::Array reused;
+      for (unsigned hw : ref.reusedAlong)
+        reused.push_back(kHardware[hw]);
+      json::Value stride = nullptr;
+      if (ref.stride)
+        stride = (int64_t)*ref.stride;
+      references.push_back(json::Object{
+          {"statement", stmt.name},
+          {"reference", polyhedral::accessText(scop, stmt, access)},
+          {"array", scop.arrays[access.array].name},
+          {"kind", ref.isRead ? "read" : "write"},
+          {"memory", ref.inRegister ? "register" : "global"},
+          {"pattern", ref.inRegister ? "private" : patternName(ref.pattern)},
+          {"stride", std::move(stride)},
+          {"reused_along", std::move(reused)},
+          {"reason", referenceReason(scop, stmt, ref, xLoop)}});
+    }
+    json::Value bytes = nullptr;
+    if (kernel.globalBytes)
+      bytes = *kernel.globalBytes;
+    return json::Object{
+        {"id", (int64_t)kernel.id},
+        {"name", "kernel" + std::to_string(kernel.id)},
+        {"statements", statementIds(scop, kernel.statements)},
+        {"host_loops", (int64_t)kernel.hostDepth},
+        {"grid", std::move(gridArray)},
+        {"block", std::move(blockArray)},
+        {"thread_order", "row-major"},
+        {"mapped", std::move(mapped)},
+        {"sequential_because", indices(kernel.preventing)},
+        {"references", std::move(references)},
+        {"global_bytes", std::move(bytes)},
+        {"global_bytes_expression", kernel.globalBytesExpr},
+        {"global_bytes_exact", kernel.bytesExact}};
+  }
+};
+
+//===- Text rendering of the JSON object ----------------------------------===//
+
+std::string str(const json::Value *value) {
+  if (!value || value->kind() == json::Value::Null)
+    return "-";
+  if (auto s = value->getAsString())
+    return s->str();
+  if (auto i = value->getAsInteger())
+    return std::to_string(*i);
+  if (auto d = value->getAsNumber()) {
+    std::ostringstream os;
+    os.precision(15);
+    os << *d;
+    return os.str();
+  }
+  if (auto b = value->getAsBoolean())
+    return *b ? "yes" : "no";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << *value;
+  return os.str();
+}
+
+std::string list(const json::Array *array, const std::string &sep = ", ") {
+  std::string text;
+  if (!array)
+    return text;
+  for (const json::Value &v : *array)
+    text += (text.empty() ? "" : sep) + str(&v);
+  return text;
+}
+
+std::string depRef(const json::Array &deps, int64_t id) {
+  const json::Object &dep = *deps[id].getAsObject();
+  const json::Object &source = *dep.getObject("source");
+  const json::Object &sink = *dep.getObject("sink");
+  std::string text = "#" + std::to_string(id) + " " +
+                     str(dep.get("type")) + " on " + str(dep.get("array")) +
+                     " " + str(source.get("statement")) + " (line " +
+                     str(source.get("line")) + ") -> " +
+                     str(sink.get("statement")) + " (line " +
+                     str(sink.get("line")) + ")";
+  return text;
+}
+
+void printScop(const json::Object &scop, const ReportOptions &options,
+               std::ostream &os) {
+  const json::Object &loc = *scop.getObject("location");
+  os << "scop in " << str(scop.get("function")) << " at "
+     << str(loc.get("file")) << ":" << str(loc.get("line")) << ":"
+     << str(loc.get("column")) << "\n";
+  if (const json::Array *params = scop.getArray("parameters"))
+    if (!params->empty())
+      os << "  parameters: " << list(params) << "\n";
+
+  os << "\nstatements\n";
+  for (const json::Value &v : *scop.getArray("statements")) {
+    const json::Object &s = *v.getAsObject();
+    os << "  " << str(s.get("id")) << "  line " << str(s.get("line"))
+       << "  " << str(s.get("text"));
+    if (!s.getArray("loops")->empty())
+      os << "   [loops " << list(s.getArray("loops")) << "]";
+    os << "\n";
+  }
+  for (const json::Value &v : *scop.getArray("privatized_scalars")) {
+    const json::Object &p = *v.getAsObject();
+    os << "  scalar " << str(p.get("name")) << ": " << str(p.get("reason"))
+       << "\n";
+  }
+  const json::Object &split = *scop.getObject("index_set_splitting");
+  for (const json::Value &v : *split.getArray("splits"))
+    os << "  index-set split " << (*split.getBoolean("applied") ? "" : "not ")
+       << "applied: " << str(&v) << " (launch depth "
+       << str(split.get("launch_depth_before")) << " -> "
+       << str(split.get("launch_depth_after")) << ")\n";
+
+  const json::Array &deps = *scop.getArray("dependences");
+  os << "\ndependences";
+  if (!*scop.getBoolean("dependences_complete"))
+    os << ": the analysis exceeded its budget; the scop keeps its original "
+          "order and nothing runs in parallel\n";
+  else if (deps.empty())
+    os << ": none\n";
+  else
+    os << " (direction and distance: sink iteration minus source "
+          "iteration, per common loop)\n";
+  for (size_t f = 0; f < deps.size(); ++f) {
+    const json::Object &dep = *deps[f].getAsObject();
+    os << "  " << depRef(deps, f);
+    const json::Array *loops = dep.getArray("loops");
+    if (!loops->empty()) {
+      os << "  loops (" << list(loops) << ") direction ("
+         << list(dep.getArray("direction")) << ")";
+      if (const json::Array *d = dep.getArray("distance"))
+        os << " distance (" << list(d) << ")";
+    }
+    if (const json::Object *c = dep.getObject("carried_by"))
+      os << ", carried by " << str(c->get("iterator")) << " (line "
+         << str(c->get("line")) << ")";
+    else
+      os << ", loop-independent";
+    os << "\n";
+  }
+
+  os << "\nloops of the source (original order)\n";
+  for (const json::Value &v : *scop.getArray("loops")) {
+    const json::Object &l = *v.getAsObject();
+    os << "  " << std::string(2 * *l.getInteger("depth"), ' ') << "for "
+       << str(l.get("iterator")) << " (line " << str(l.get("line")) << "): ";
+    if (*l.getBoolean("parallel")) {
+      os << "parallel\n";
+      continue;
+    }
+    os << "sequential";
+    const json::Array &carried = *l.getArray("carries");
+    if (carried.empty())
+      os << " (dependence analysis incomplete)\n";
+    else
+      os << ", carries:\n";
+    for (const json::Value &id : carried)
+      os << "  " << std::string(2 * *l.getInteger("depth"), ' ') << "    "
+         << depRef(deps, *id.getAsInteger()) << "\n";
+  }
+
+  const json::Object &schedule = *scop.getObject("schedule");
+  os << "\nschedule";
+  if (const json::Value *fallback = schedule.get("fallback");
+      fallback && fallback->kind() != json::Value::Null)
+    os << " (isl's scheduler gave up: " << str(fallback)
+       << "; the original loop order is used)";
+  os << "\n";
+  int bandIndex = 0;
+  for (const json::Value &v : *schedule.getArray("bands")) {
+    const json::Object &band = *v.getAsObject();
+    os << "  band " << bandIndex++ << " over "
+       << list(band.getArray("statements")) << " ("
+       << str(band.get("placement"));
+    if (const json::Value *k = band.get("kernel");
+        k && k->kind() != json::Value::Null)
+      os << ", kernel" << str(k);
+    os << (*band.getBoolean("permutable") ? ", permutable" : "") << ")\n";
+    int m = 0;
+    for (const json::Value &mv : *band.getArray("members")) {
+      const json::Object &member = *mv.getAsObject();
+      std::string per;
+      for (const auto &entry : *member.getObject("schedule"))
+        per += (per.empty() ? "" : "; ") + entry.first.str() + ": " +
+               str(&entry.second);
+      os << "    member " << m++ << " [" << per << "] "
+         << (*member.getBoolean("parallel") ? "parallel" : "sequential");
+      if (const json::Value *hw = member.get("mapped_to");
+          hw && hw->kind() != json::Value::Null)
+        os << " -> blockIdx." << str(hw) << " * " << str(member.get("block_size"))
+           << " + threadIdx." << str(hw);
+      os << "\n";
+      for (const json::Value &id : *member.getArray("carries"))
+        os << "      carries " << depRef(deps, *id.getAsInteger()) << "\n";
+    }
+  }
+  if (options.scheduleTree)
+    os << "  isl schedule tree:\n" << str(schedule.get("tree")) << "\n";
+
+  for (const json::Value &v : *scop.getArray("kernels")) {
+    const json::Object &k = *v.getAsObject();
+    os << "\n" << str(k.get("name")) << ": statements "
+       << list(k.getArray("statements"));
+    int64_t host = *k.getInteger("host_loops");
+    os << (host == 0 ? ", launched once"
+                     : ", launched in " + std::to_string(host) +
+                           " host loop(s)")
+       << "\n";
+    const json::Array &mapped = *k.getArray("mapped");
+    if (mapped.empty()) {
+      os << "  one thread (no parallel loop)";
+      const json::Array &why = *k.getArray("sequential_because");
+      if (!why.empty())
+        os << ", because of:";
+      os << "\n";
+      for (const json::Value &id : why)
+        os << "    " << depRef(deps, *id.getAsInteger()) << "\n";
+    } else {
+      os << "  grid (" << list(k.getArray("grid")) << "), block ("
+         << list(k.getArray("block")) << "), thread order "
+         << str(k.get("thread_order")) << "\n";
+      for (const json::Value &mv : mapped) {
+        const json::Object &m = *mv.getAsObject();
+        std::string per;
+        for (const auto &entry : *m.getObject("schedule"))
+          per += (per.empty() ? "" : "; ") + entry.first.str() + ": " +
+                 str(&entry.second);
+        os << "  " << per << " -> blockIdx." << str(m.get("hardware"))
+           << ", threadIdx." << str(m.get("hardware")) << " (block "
+           << str(m.get("block_size")) << ", " << str(m.get("extent"))
+           << " iterations per launch)\n";
+      }
+    }
+    os << "  references\n";
+    for (const json::Value &rv : *k.getArray("references")) {
+      const json::Object &r = *rv.getAsObject();
+      os << "    " << str(r.get("statement")) << " " << str(r.get("kind"))
+         << " " << str(r.get("reference")) << ": " << str(r.get("memory"));
+      if (str(r.get("memory")) == "global")
+        os << ", " << str(r.get("pattern"));
+      os << " - " << str(r.get("reason"));
+      if (!r.getArray("reused_along")->empty())
+        os << "; the same element is used by threads along "
+           << list(r.getArray("reused_along"))
+           << " (not staged in shared memory)";
+      os << "\n";
+    }
+    os << "  global memory traffic "
+       << (*k.getBoolean("global_bytes_exact") ? "" : "(upper bound) ")
+       << "of all launches: ";
+    if (const json::Value *b = k.get("global_bytes");
+        b && b->kind() != json::Value::Null)
+      os << str(b) << " bytes\n";
+    else
+      os << str(k.get("global_bytes_expression")) << " bytes\n";
+  }
+
+  const json::Array &transfers = *scop.getArray("transfers");
+  if (!transfers.empty())
+    os << "\nhost/device copies (once around the scop)\n";
+  for (const json::Value &v : transfers) {
+    const json::Object &t = *v.getAsObject();
+    std::string name = str(t.get("array"));
+    auto element = [&](const json::Object *range, const char *key) {
+      std::string text = name;
+      if (const json::Array *a = range ? range->getArray(key) : nullptr)
+        for (const json::Value &e : *a)
+          text += "[" + str(&e) + "]";
+      return text;
+    };
+    os << "  " << name << ":";
+    if (*t.getBoolean("to_device"))
+      os << " to device " << element(t.getObject("accessed"), "first")
+         << " .. " << element(t.getObject("accessed"), "last") << ";";
+    else
+      os << " not copied in (fully written first);";
+    if (*t.getBoolean("to_host"))
+      os << " back to host " << element(t.getObject("written"), "first")
+         << " .. " << element(t.getObject("written"), "last");
+    else
+      os << " not copied back";
+    os << "\n";
+  }
+}
+
+} // namespace
+
+json::Value reportJson(const ParsedInput &input, const Translation &translation,
+                       const ReportOptions &options) {
+  return Builder(input, translation, options).build();
+}
+
+std::string reportText(const ParsedInput &input,
+                       const Translation &translation,
+                       const ReportOptions &options) {
+  json::Value report = reportJson(input, translation, options);
+  std::ostringstream os;
+  os << "polycuda report for " << input.fileName << " (target "
+     << options.target << ")\n";
+  for (const json::Value &scop : *report.getAsObject()->getArray("scops")) {
+    os << "\n";
+    printScop(*scop.getAsObject(), options, os);
+  }
+  return os.str();
+}
+
+} // namespace polycuda::translator
