@@ -21,6 +21,7 @@
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -1214,8 +1215,14 @@ private:
 };
 
 std::vector<std::string> clangArguments(const FrontendOptions &options) {
-  std::vector<std::string> args = {"-fsyntax-only", "-std=gnu99",
-                                   "-resource-dir=" POLYCUDA_CLANG_RESOURCE_DIR,
+  // Clang's own headers (stddef.h, ...): the build's Clang, unless
+  // POLYCUDA_CLANG_RESOURCE_DIR names another copy (a relocated install).
+  const char *resourceDir = std::getenv("POLYCUDA_CLANG_RESOURCE_DIR");
+  std::string resource = std::string("-resource-dir=") +
+                         (resourceDir && *resourceDir
+                              ? resourceDir
+                              : POLYCUDA_CLANG_RESOURCE_DIR);
+  std::vector<std::string> args = {"-fsyntax-only", "-std=gnu99", resource,
                                    "-Wno-unknown-pragmas",
                                    "-fno-color-diagnostics"};
   for (const std::string &arg : options.clangArgs)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# run.sh CARRY_DIR FIRST_SEED COUNT   (on the GPU host, from the repo root)
+#
+# With the bundle of tests/device/bundle.sh in CARRY_DIR:
+#  1. builds the translated oversized.c with nvcc and runs it: it must exit
+#     1 with a runtime message naming the scop (oversized.c:12:1) and the
+#     failed allocation;
+#  2. runs the random differential test (tests/random/differential.sh,
+#     C/OpenMP target) for COUNT seeds from FIRST_SEED on every core.
+# Everything goes to $OUT: gpu.txt, oversized.{out,err,verdict},
+# random.log (last line: the summary), failures/ (if any).
+set -u
+carry=$1 first=$2 count=$3
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  echo "commit $(cat "$carry/commit")"; nproc; gcc --version | head -1
+  python3 --version; } > "$out/gpu.txt" 2>&1
+
+if [ "$count" -eq 0 ] || [ -n "${OVERSIZED:-}" ]; then
+  nvcc -O2 -arch=sm_90 -Iruntime "$carry/oversized.cu" runtime/polycuda_cuda.cu \
+    -o /tmp/oversized > "$out/oversized.build" 2>&1
+  /tmp/oversized > "$out/oversized.out" 2> "$out/oversized.err"
+  rc=$?
+  if [ $rc -eq 1 ] && grep -q "oversized.c:12:1" "$out/oversized.err" &&
+     grep -qi "cudaMalloc" "$out/oversized.err"; then
+    echo "PASS exit $rc" > "$out/oversized.verdict"
+  else
+    echo "FAIL exit $rc" > "$out/oversized.verdict"
+  fi
+fi
+[ "$count" -eq 0 ] && exit 0
+
+work=/tmp/polycuda-device
+mkdir -p "$work"
+[ -x "$work/bundle/polycuda" ] || xz -dc "$carry/polycuda.tar.xz" | tar xf - -C "$work"
+start=$(date +%s)
+JOBS=$(nproc) tests/random/differential.sh "$work/bundle/polycuda" runtime \
+  "$work/random" "$first" "$count" c > "$out/random.log" 2>&1
+echo "exit $? after $(( $(date +%s) - start )) s" >> "$out/random.log"
+[ -d "$work/random/failures" ] && cp -r "$work/random/failures" "$out/"
+tail -3 "$out/random.log"
