@@ -66,24 +66,30 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   return makeCallNode(build.ctx(), name, args);
 }
 
-/// Inserts `omp_parallel` marks above the outermost coincident loops.
-isl::schedule_node markParallel(isl::schedule_node node) {
+/// Inserts parallel marks above the outermost coincident loops.
+isl::schedule_node markParallel(isl::schedule_node node,
+                                const std::string &prefix) {
   if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band) {
     if (isCoincident(node, 0)) {
       if (isl_schedule_node_band_n_member(node.get()) > 1)
         node = isl::manage(isl_schedule_node_band_split(node.release(), 1));
-      return node.insert_mark(kParallelMark);
+      unsigned depth = isl_schedule_node_get_schedule_depth(node.get());
+      return node.insert_mark(parallelMark(prefix + std::to_string(depth)));
     }
     if (isl_schedule_node_band_n_member(node.get()) > 1)
       node = isl::manage(isl_schedule_node_band_split(node.release(), 1));
   }
   int n = isl_schedule_node_n_children(node.get());
   for (int i = 0; i < n; ++i)
-    node = markParallel(node.child(i)).parent();
+    node = markParallel(node.child(i), prefix).parent();
   return node;
 }
 
 } // namespace
+
+std::string parallelMark(const std::string &iterator) {
+  return std::string(kParallelMark) + "_" + iterator;
+}
 
 void generateGpuAsts(GpuProgram &program) {
   const Scop &scop = *program.scop;
@@ -102,7 +108,7 @@ isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
   isl::schedule marked = schedule;
   isl::schedule_node root = schedule.get_root();
   if (isl_schedule_node_n_children(root.get()) > 0)
-    marked = markParallel(root.child(0)).get_schedule();
+    marked = markParallel(root.child(0), prefix).get_schedule();
   return buildAstFromSchedule(
       scop.context, marked, prefix,
       [](const isl::id &, const isl::ast_build &) { return isl::ast_node(); });

@@ -23,16 +23,20 @@ isl::union_map untag(const isl::union_map &tagged) {
   return tagged.domain_factor_domain().range_factor_domain();
 }
 
-/// Dependences from `sources` to `sinks`, both tagged, under `schedule`.
+/// Dependences from `sources` to `sinks`, both tagged, under `schedule`;
+/// `noSource`, if given, receives the sink accesses without a source.
 isl::union_map computeTagged(const isl::union_map &sinks,
                              const isl::union_map &mustSources,
                              const isl::union_map &maySources,
-                             const isl::union_map &schedule) {
+                             const isl::union_map &schedule,
+                             isl::union_map *noSource = nullptr) {
   isl::union_access_info info(sinks);
   info = info.set_must_source(mustSources);
   info = info.set_may_source(maySources);
   info = info.set_schedule_map(schedule);
   isl::union_flow flow = info.compute_flow();
+  if (noSource)
+    *noSource = flow.get_may_no_source();
   return flow.get_may_dependence();
 }
 
@@ -62,6 +66,7 @@ static Dependences incomplete(const Scop &scop) {
   deps.complete = false;
   isl::union_map empty = isl::union_map::empty(scop.ctx);
   deps.flow = deps.anti = deps.output = deps.taggedFlow = empty;
+  deps.liveIn = scop.accesses(true, false, false).range();
   return deps;
 }
 
@@ -93,8 +98,10 @@ static Dependences computeUnbounded(const Scop &scop) {
       tagDomains.domain_map().apply_range(scop.originalSchedule);
 
   Dependences deps;
-  deps.taggedFlow =
-      computeTagged(taggedReads, taggedMust, taggedMay, taggedSchedule);
+  isl::union_map unread;
+  deps.taggedFlow = computeTagged(taggedReads, taggedMust, taggedMay,
+                                  taggedSchedule, &unread);
+  deps.liveIn = unread.range();
   deps.flow = untag(deps.taggedFlow);
 
   // Memory-based WAR and WAW: every earlier access is a source, so all of

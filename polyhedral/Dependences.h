@@ -21,6 +21,9 @@ struct Dependences {
   isl::union_map output; ///< WAW: a write followed by a later write.
   /// Tagged flow dependences `{ [S[i] -> ref[]] -> [T[j] -> ref[]] }`.
   isl::union_map taggedFlow;
+  /// Array elements read before the scop writes them (their values on
+  /// entry matter): every read element when the analysis is incomplete.
+  isl::union_set liveIn;
   /// False when the analysis ran out of its budget: the relations are then
   /// empty and meaningless, and the scop must keep its original order with
   /// nothing run in parallel.

@@ -581,26 +581,6 @@ std::string accessText(const Scop &scop, const Statement &stmt,
   return text;
 }
 
-std::optional<long> constantValue(const isl::pw_aff &pa) {
-  if (pa.is_null() || !isl_pw_aff_is_cst(pa.get()) ||
-      isl_pw_aff_n_piece(pa.get()) != 1)
-    return std::nullopt;
-  std::optional<long> result;
-  isl_pw_aff_foreach_piece(
-      pa.get(),
-      [](isl_set *set, isl_aff *aff, void *user) -> isl_stat {
-        isl_val *v = isl_aff_get_constant_val(aff);
-        if (isl_val_is_int(v))
-          *static_cast<std::optional<long> *>(user) = isl_val_get_num_si(v);
-        isl_val_free(v);
-        isl_set_free(set);
-        isl_aff_free(aff);
-        return isl_stat_ok;
-      },
-      &result);
-  return result;
-}
-
 ScopExplanation explain(const GpuProgram &program) {
   ScopExplanation out;
   Explainer(program, out).run();

@@ -157,8 +157,6 @@ std::string accessText(const Scop &scop, const Statement &stmt,
 /// A function as a C expression (isl's C format).
 std::string printC(const isl::pw_aff &pa);
 
-/// The constant value of `pa` if it has one (on its whole domain).
-std::optional<long> constantValue(const isl::pw_aff &pa);
 
 } // namespace polycuda::polyhedral
 

@@ -12,6 +12,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace polycuda::polyhedral {
@@ -86,6 +87,9 @@ isl::pw_aff variableOn(const isl::space &space, unsigned pos);
 unsigned setDims(const isl::space &space);
 /// Replaces `pa` by 0 outside its domain, within `context`.
 isl::pw_aff totalOn(const isl::pw_aff &pa, const isl::set &context);
+
+/// The constant value of `pa` if it has one (on its whole domain).
+std::optional<long> constantValue(const isl::pw_aff &pa);
 
 } // namespace polycuda::polyhedral
 

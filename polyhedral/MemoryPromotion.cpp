@@ -113,16 +113,8 @@ void computeTransfers(GpuProgram &program) {
       scop.accesses(false, true, true).range().intersect_params(scop.context);
   isl::union_set mustWritten =
       scop.accesses(false, true, false).range().intersect_params(scop.context);
-  // Elements read before the scop writes them: their host values matter
-  // (all read elements when the dependence analysis was over budget).
-  isl::union_set liveIn = scop.accesses(true, false, false).range();
-  if (program.deps.complete) {
-    isl::union_access_info info(scop.accesses(true, false, false));
-    info = info.set_must_source(scop.accesses(false, true, false));
-    info = info.set_may_source(scop.accesses(false, false, true));
-    info = info.set_schedule_map(scop.originalSchedule);
-    liveIn = info.compute_flow().get_may_no_source().range();
-  }
+  // Elements read before the scop writes them: their host values matter.
+  const isl::union_set &liveIn = program.deps.liveIn;
   for (unsigned a = 0; a < scop.arrays.size(); ++a) {
     const Array &array = scop.arrays[a];
     isl::space space = namedSetSpace(scop.ctx, array.name, array.rank());

@@ -121,6 +121,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
               "\n  context: " + toString(kernel.context);
     return text;
   });
+  if (options.stopAfterMapping)
+    return program;
   runStage("memory", scop, options, [&] { computeTransfers(program); });
   runStage("ast", scop, options, [&] {
     OperationLimit limit(scop.ctx, options.scheduling.sequential

@@ -24,6 +24,9 @@ struct PipelineOptions {
   /// "schedule", "mapping", "ast"), or empty.
   std::string dumpAfter;
   std::ostream *dumpStream = nullptr;
+  /// Stop after the mapping stage: kernels and their mapping only, no
+  /// transfers and no ASTs (for cost models that compare mappings).
+  bool stopAfterMapping = false;
   /// Per-stage timing and progress, printed to `dumpStream` when set.
   bool verbose = false;
 };

@@ -2,6 +2,9 @@
 #include "CodePrinter.h"
 
 #include "Check.h"
+#include "IslExtras.h"
+
+#include <climits>
 
 #include <isl/ast.h>
 #include <isl/ast_build.h>
@@ -165,7 +168,18 @@ std::string linearIndex(const polyhedral::Scop &scop,
                         const std::vector<std::string> &subscripts) {
   if (subscripts.empty())
     return "0";
-  std::string index = subscripts[0];
+  // 64-bit arithmetic unless the array provably has at most INT_MAX
+  // elements (every extent a known constant).
+  long elements = 1;
+  bool narrow = array.firstExtentKnown;
+  for (const isl::pw_aff &extent : array.extents) {
+    std::optional<long> value = polyhedral::constantValue(extent);
+    narrow &= value && *value > 0 && elements <= INT_MAX / *value;
+    if (narrow)
+      elements *= *value;
+  }
+  std::string index =
+      narrow ? subscripts[0] : "(long)(" + subscripts[0] + ")";
   for (size_t d = 1; d < subscripts.size(); ++d)
     index = "(" + index + ") * (" +
             printParamExpr(scop.context, array.extents[d]) + ") + " +

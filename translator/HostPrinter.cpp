@@ -266,9 +266,17 @@ std::string printCFile(const ParsedInput &input,
         },
         [&](const std::string &mark, const isl::ast_node &child, int indent,
             std::ostream &out) {
-          if (mark != kParallelMark ||
+          if (mark.rfind(kParallelMark, 0) != 0 ||
               isl_ast_node_get_type(child.get()) != isl_ast_node_for ||
               isl_ast_node_for_is_degenerate(child.get()) == isl_bool_true)
+            return false;
+          // Only the loop of the marked band member (see parallelMark).
+          isl_ast_expr *it = isl_ast_node_for_get_iterator(child.get());
+          isl_id *id = isl_ast_expr_get_id(it);
+          std::string iterator = isl_id_get_name(id);
+          isl_id_free(id);
+          isl_ast_expr_free(it);
+          if (mark != parallelMark(iterator))
             return false;
           out << indentBy(indent) << "#pragma omp parallel for\n";
           self->printFor(child, indent, out);

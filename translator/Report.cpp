@@ -8,6 +8,7 @@
 
 #include "CodePrinter.h"
 #include "Explain.h"
+#include "IslExtras.h"
 
 #include <llvm/Support/raw_ostream.h>
 

@@ -75,6 +75,7 @@ void chooseIndexSetSplit(ScopRegion &region,
   polyhedral::PipelineOptions serialized = pipeline;
   serialized.dumpAfter.clear();
   serialized.verbose = false;
+  serialized.stopAfterMapping = true;
   polyhedral::PipelineOptions plain = serialized;
   serialized.scheduling.serializeSccs = true;
   unsigned before = launchDepth(*region.scop, plain);
