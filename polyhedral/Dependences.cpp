@@ -12,6 +12,7 @@
 
 #include <isl/ctx.h>
 
+#include <memory>
 #include <stdexcept>
 
 namespace polycuda::polyhedral {
@@ -43,6 +44,7 @@ isl::union_map computeTagged(const isl::union_map &sinks,
 } // namespace
 
 static Dependences computeUnbounded(const Scop &scop);
+static Dependences computeOnce(const Scop &scop);
 
 isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
                            unsigned array) {
@@ -67,10 +69,11 @@ static Dependences incomplete(const Scop &scop) {
   isl::union_map empty = isl::union_map::empty(scop.ctx);
   deps.flow = deps.anti = deps.output = deps.taggedFlow = empty;
   deps.liveIn = scop.accesses(true, false, false).range();
+  deps.taggedLiveIn = scop.taggedAccesses(true, false, false);
   return deps;
 }
 
-Dependences computeDependences(const Scop &scop) {
+static Dependences computeOnce(const Scop &scop) {
   if (scop.dependenceBudgetExceeded)
     return incomplete(scop);
   {
@@ -84,6 +87,12 @@ Dependences computeDependences(const Scop &scop) {
   }
   scop.dependenceBudgetExceeded = true;
   return incomplete(scop);
+}
+
+Dependences computeDependences(const Scop &scop) {
+  if (!scop.dependenceCache)
+    scop.dependenceCache = std::make_shared<const Dependences>(computeOnce(scop));
+  return *scop.dependenceCache;
 }
 
 static Dependences computeUnbounded(const Scop &scop) {
@@ -102,15 +111,18 @@ static Dependences computeUnbounded(const Scop &scop) {
   deps.taggedFlow = computeTagged(taggedReads, taggedMust, taggedMay,
                                   taggedSchedule, &unread);
   deps.liveIn = unread.range();
+  deps.taggedLiveIn = unread;
   deps.flow = untag(deps.taggedFlow);
 
   // Memory-based WAR and WAW: every earlier access is a source, so all of
-  // them are may sources (must sources would kill older ones).
+  // them are may sources (must sources would kill older ones). Untagged:
+  // the report and the scheduler need only statement instances, and one
+  // access relation per statement is much cheaper than one per reference.
   isl::union_map empty = isl::union_map::empty(scop.ctx);
-  deps.anti = untag(computeTagged(taggedWrites, empty, taggedReads,
-                                  taggedSchedule));
-  deps.output = untag(computeTagged(taggedWrites, empty, taggedWrites,
-                                    taggedSchedule));
+  isl::union_map reads = scop.accesses(true, false, false);
+  isl::union_map writes = scop.accesses(false, true, true);
+  deps.anti = computeTagged(writes, empty, reads, scop.originalSchedule);
+  deps.output = computeTagged(writes, empty, writes, scop.originalSchedule);
   isl::set context = scop.context;
   deps.flow = deps.flow.intersect_params(context).coalesce();
   deps.anti = deps.anti.intersect_params(context).coalesce();

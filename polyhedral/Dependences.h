@@ -24,6 +24,8 @@ struct Dependences {
   /// Array elements read before the scop writes them (their values on
   /// entry matter): every read element when the analysis is incomplete.
   isl::union_set liveIn;
+  /// The reads behind liveIn, tagged: `{ [S[i] -> ref[]] -> A[a] }`.
+  isl::union_map taggedLiveIn;
   /// False when the analysis ran out of its budget: the relations are then
   /// empty and meaningless, and the scop must keep its original order with
   /// nothing run in parallel.
@@ -42,7 +44,8 @@ isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
 inline constexpr unsigned long kDependenceOperationLimit = 2000000;
 
 /// Computes the dependences of `scop` with isl's dataflow analysis; see
-/// Dependences::complete for what happens when it exceeds its budget.
+/// Dependences::complete for what happens when it exceeds its budget. The
+/// result is kept in Scop::dependenceCache for the next call.
 Dependences computeDependences(const Scop &scop);
 
 } // namespace polycuda::polyhedral

@@ -195,6 +195,7 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
       break;
     scop.statements = next;
     scop.originalSchedule = schedule;
+    scop.invalidateDependences();
   }
   return report;
 }

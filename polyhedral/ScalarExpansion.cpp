@@ -173,18 +173,10 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
   if (!deps.complete)
     return result;
   // Reads without a writer in the scop: { [S[i] -> ref[]] -> A[] }.
-  isl::union_map reads = scop.taggedAccesses(true, false, false);
-  isl::union_map mustWrites = scop.taggedAccesses(false, true, false);
-  isl::union_map mayWrites = scop.taggedAccesses(false, false, true);
-  isl::union_map tagDomains =
-      reads.unite(mustWrites).unite(mayWrites).domain().unwrap();
-  isl::union_access_info info(reads);
-  info = info.set_must_source(mustWrites);
-  info = info.set_may_source(mayWrites);
-  info = info.set_schedule_map(
-      tagDomains.domain_map().apply_range(scop.originalSchedule));
-  isl::union_map liveIn = info.compute_flow().get_may_no_source();
+  const isl::union_map &liveIn = deps.taggedLiveIn;
+  size_t arrays = scop.arrays.size();
   splitLiveRanges(scop, deps, liveIn);
+  bool changed = scop.arrays.size() != arrays;
 
   for (unsigned a = 0; a < scop.arrays.size(); ++a) {
     Array &array = scop.arrays[a];
@@ -277,6 +269,10 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
     }
     result.push_back(record);
   }
+  for (const ScalarExpansion &record : result)
+    changed |= record.depth > 0;
+  if (changed)
+    scop.invalidateDependences();
   return result;
 }
 

@@ -33,6 +33,8 @@ enum class ElemType { Char, UChar, Short, Int, UInt, Long, Float, Double };
 /// The C spelling of an element type.
 const char *spell(ElemType type);
 
+struct Dependences;
+
 struct Expr;
 using ExprPtr = std::shared_ptr<Expr>;
 
@@ -135,6 +137,11 @@ struct Scop {
   /// Set once the dependence analysis of this scop ran out of its budget,
   /// so that later stages do not spend it again.
   mutable bool dependenceBudgetExceeded = false;
+  /// The dependences of the statements as they are now (computed once by
+  /// computeDependences); whoever changes statements, accesses or the
+  /// original schedule must call invalidateDependences().
+  mutable std::shared_ptr<const Dependences> dependenceCache;
+  void invalidateDependences() const { dependenceCache.reset(); }
 
   explicit Scop(isl::ctx ctx) : ctx(ctx) {}
 

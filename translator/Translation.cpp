@@ -7,8 +7,10 @@
 #include <isl/printer.h>
 #include <isl/schedule.h>
 
+#include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <regex>
@@ -27,6 +29,26 @@ std::string scheduleYaml(const isl::schedule &schedule) {
 }
 
 namespace {
+
+/// Prints how long the enclosing scope took, with -v.
+class StageTimer {
+public:
+  StageTimer(bool verbose, std::string what)
+      : verbose(verbose), what(std::move(what)),
+        start(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    if (verbose)
+      llvm::errs() << "polycuda: " << what << " took "
+                   << llvm::format("%.1f", std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start).count())
+                   << " ms\n";
+  }
+
+private:
+  bool verbose;
+  std::string what;
+  std::chrono::steady_clock::time_point start;
+};
 
 bool matchesNumbered(const std::vector<std::string> &names,
                      const std::string &prefix) {
@@ -67,6 +89,8 @@ unsigned launchDepth(const polyhedral::Scop &scop,
 void chooseIndexSetSplit(ScopRegion &region,
                          const polyhedral::PipelineOptions &pipeline,
                          bool verbose, RegionTranslation &record) {
+  // Dependences first, so that the copy shares them (Scop::dependenceCache).
+  polyhedral::computeDependences(*region.scop);
   auto split = std::make_unique<polyhedral::Scop>(*region.scop);
   record.splits = polyhedral::splitIndexSets(*split);
   region.scop->dependenceBudgetExceeded |= split->dependenceBudgetExceeded;
@@ -78,8 +102,17 @@ void chooseIndexSetSplit(ScopRegion &region,
   serialized.stopAfterMapping = true;
   polyhedral::PipelineOptions plain = serialized;
   serialized.scheduling.serializeSccs = true;
-  unsigned before = launchDepth(*region.scop, plain);
-  unsigned after = launchDepth(*split, serialized);
+  unsigned before, after;
+  {
+    StageTimer timer(verbose, region.scop->loc.str() +
+                                  ": mapping without the split");
+    before = launchDepth(*region.scop, plain);
+  }
+  {
+    StageTimer timer(verbose, region.scop->loc.str() +
+                                  ": mapping with the split");
+    after = launchDepth(*split, serialized);
+  }
   bool keep = after < before;
   record.launchDepthBefore = before;
   record.launchDepthAfter = after;
@@ -117,6 +150,8 @@ bool translate(ParsedInput &input, const TranslationOptions &options,
   const polyhedral::PipelineOptions &pipeline = options.pipeline;
   try {
     for (ScopRegion &region : input.regions) {
+      StageTimer timer(options.verbose,
+                       region.scop->loc.str() + ": stage scalar expansion");
       RegionTranslation &record = result.regions.emplace_back();
       record.expansions = polyhedral::expandScalars(*region.scop);
       if (options.verbose)
@@ -124,9 +159,12 @@ bool translate(ParsedInput &input, const TranslationOptions &options,
           llvm::errs() << region.scop->loc.str() << ": remark: scalar '"
                        << expansion.array << "': " << expansion.reason << "\n";
     }
-    for (size_t i = 0; i < input.regions.size(); ++i)
+    for (size_t i = 0; i < input.regions.size(); ++i) {
+      StageTimer timer(options.verbose, input.regions[i].scop->loc.str() +
+                                            ": stage index-set splitting");
       chooseIndexSetSplit(input.regions[i], pipeline, options.verbose,
                           result.regions[i]);
+    }
   } catch (const isl::exception &e) {
     llvm::errs() << "polycuda: internal compiler error in stage 'scalar "
                     "expansion': isl: "
