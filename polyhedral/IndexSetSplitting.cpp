@@ -17,6 +17,7 @@
 #include <isl/constraint.h>
 
 #include <map>
+#include <memory>
 #include <set>
 
 namespace polycuda::polyhedral {
@@ -137,14 +138,63 @@ Statement restrictTo(const Statement &stmt, const isl::set &part,
   return piece;
 }
 
+/// `{ [S[i] -> S_refk[]] -> [P[i] -> P_refk[]] }` for every reference k of
+/// `stmt`, from `rename` = `{ S[i] -> P[i] }`.
+isl::union_map renameTags(const isl::map &rename, const std::string &from,
+                          const std::string &to, size_t refs) {
+  isl::union_map result = isl::union_map::empty(rename.ctx());
+  for (size_t k = 0; k < refs; ++k) {
+    std::string suffix = "_ref" + std::to_string(k);
+    isl::set source = isl::set::universe(
+        namedSetSpace(rename.ctx(), from + suffix, 0));
+    isl::set target =
+        isl::set::universe(namedSetSpace(rename.ctx(), to + suffix, 0));
+    result = result.unite(isl::union_map(isl::manage(isl_map_product(
+        rename.copy(),
+        isl_map_from_domain_and_range(source.release(), target.release())))));
+  }
+  return result;
+}
+
+/// The dependences of the original statements, carried over to the pieces:
+/// the instances and their order are unchanged, only their names differ.
+Dependences renameDependences(const Dependences &deps,
+                              const isl::union_map &rename,
+                              const isl::union_map &renameTagged) {
+  Dependences result = deps;
+  result.flow = deps.flow.apply_domain(rename).apply_range(rename);
+  result.anti = deps.anti.apply_domain(rename).apply_range(rename);
+  result.output = deps.output.apply_domain(rename).apply_range(rename);
+  result.taggedFlow =
+      deps.taggedFlow.apply_domain(renameTagged).apply_range(renameTagged);
+  result.taggedLiveIn = deps.taggedLiveIn.apply_domain(renameTagged);
+  return result;
+}
+
 } // namespace
 
 std::vector<std::string> splitIndexSets(Scop &scop) {
   std::vector<std::string> report;
+  // The dependence analysis runs once, on the original statements; later
+  // rounds rename its result. `rename` maps each original statement's
+  // instances to the piece that now holds them, `origin` names the original
+  // statement of each piece.
+  const Dependences original = computeDependences(scop);
+  if (!original.complete)
+    return report;
+  std::map<std::string, isl::map> rename;
+  std::map<std::string, std::string> origin;
+  std::map<std::string, size_t> refs;
+  for (const Statement &stmt : scop.statements) {
+    rename.emplace(stmt.name,
+                   isl::manage(isl_map_identity(isl_space_map_from_set(
+                                   stmt.domain.get_space().release())))
+                       .intersect_domain(stmt.domain));
+    origin[stmt.name] = stmt.name;
+    refs[stmt.name] = stmt.accesses.size();
+  }
+  Dependences deps = original;
   for (int round = 0; round < kMaxRounds; ++round) {
-    Dependences deps = computeDependences(scop);
-    if (!deps.complete)
-      break;
     std::vector<Statement> next;
     isl::union_map schedule = isl::union_map::empty(scop.ctx);
     bool changed = false;
@@ -181,6 +231,13 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
       }
       for (auto &[part, suffix] : parts) {
         Statement piece = restrictTo(stmt, part, stmt.name + suffix);
+        rename.emplace(piece.name,
+                       isl::manage(isl_map_set_tuple_name(
+                           rename.at(stmt.name)
+                               .intersect_range(part)
+                               .release(),
+                           isl_dim_out, piece.name.c_str())));
+        origin[piece.name] = origin.at(stmt.name);
         schedule = schedule.unite(isl::union_map(
             isl::manage(isl_map_set_tuple_name(original.copy(), isl_dim_in,
                                                piece.name.c_str()))
@@ -195,7 +252,17 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
       break;
     scop.statements = next;
     scop.originalSchedule = schedule;
-    scop.invalidateDependences();
+    isl::union_map all = isl::union_map::empty(scop.ctx);
+    isl::union_map allTagged = isl::union_map::empty(scop.ctx);
+    for (const Statement &piece : scop.statements) {
+      const isl::map &map = rename.at(piece.name);
+      const std::string &from = origin.at(piece.name);
+      all = all.unite(isl::union_map(map));
+      allTagged = allTagged.unite(
+          renameTags(map, from, piece.name, refs.at(from)));
+    }
+    deps = renameDependences(original, all, allTagged);
+    scop.dependenceCache = std::make_shared<const Dependences>(deps);
   }
   return report;
 }
