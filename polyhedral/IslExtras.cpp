@@ -11,13 +11,16 @@
 
 namespace polycuda::polyhedral {
 
-OperationLimit::OperationLimit(isl::ctx ctx, unsigned long limit) : ctx(ctx) {
+OperationLimit::OperationLimit(isl::ctx ctx, unsigned long limit)
+    : ctx(ctx), previous(isl_ctx_get_max_operations(ctx.get())) {
+  if (previous != 0 && (limit == 0 || previous < limit))
+    limit = previous;
   isl_ctx_reset_operations(ctx.get());
   isl_ctx_set_max_operations(ctx.get(), limit);
 }
 
 OperationLimit::~OperationLimit() {
-  isl_ctx_set_max_operations(ctx.get(), 0);
+  isl_ctx_set_max_operations(ctx.get(), previous);
   isl_ctx_reset_operations(ctx.get());
   isl_ctx_reset_error(ctx.get());
 }

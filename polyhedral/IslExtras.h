@@ -23,8 +23,11 @@ template <typename T> std::string toString(const T &object) {
   return os.str();
 }
 
-/// Sets an isl operation limit on `ctx` for its lifetime (0: none); on
-/// leaving scope the limit, the count and any quota error are cleared.
+/// Sets an isl operation limit on `ctx` for its lifetime (0: none) and
+/// starts the count from zero. A limit already set on `ctx` (by an enclosing
+/// OperationLimit, or by the owner of the context, as the fuzz target does)
+/// is never raised: the smaller one applies. On leaving scope the previous
+/// limit is restored and the count and any quota error are cleared.
 class OperationLimit {
 public:
   OperationLimit(isl::ctx ctx, unsigned long limit);
@@ -34,6 +37,7 @@ public:
 
 private:
   isl::ctx ctx;
+  unsigned long previous;
 };
 
 /// All maps of `umap`.

@@ -29,12 +29,21 @@ namespace {
 
 using namespace polycuda;
 
+/// isl operations allowed to each stage (and to the work between stages)
+/// of one input. The pipeline's own limits (up to 20 million for the
+/// scheduler and the AST) let a PolyBench kernel take a minute under the
+/// sanitizers; with this cap one input takes seconds, and an exceeded cap
+/// takes the same fallback and error paths as an exceeded stage limit.
+unsigned long maxOperations = 300000;
+
 /// Owns the isl context of one input, as the driver's does for one run:
 /// every isl object of the input is freed before the context.
 class IslContext {
 public:
   IslContext() : ctx(isl_ctx_alloc()) {
     isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+    // OperationLimit never raises a limit set on the context.
+    isl_ctx_set_max_operations(ctx, maxOperations);
   }
   ~IslContext() { isl_ctx_free(ctx); }
   IslContext(const IslContext &) = delete;
@@ -65,6 +74,8 @@ void translateFor(const std::string &code, const std::string &target) {
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  if (const char *limit = std::getenv("POLYCUDA_FUZZ_MAX_OPERATIONS"))
+    maxOperations = std::strtoul(limit, nullptr, 10);
   if (const char *target = std::getenv("POLYCUDA_FUZZ_TARGET"))
     forcedTarget = target;
   if (!forcedTarget.empty() && forcedTarget != "cuda" &&
