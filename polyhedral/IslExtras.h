@@ -67,6 +67,8 @@ isl::ast_node buildAstFromMap(const isl::set &context,
                               const std::string &iteratorPrefix);
 /// Builds an AST from a schedule tree; every mark node is replaced by what
 /// `onMark(markId, build)` returns (a user node), if it returns non-null.
+/// An exception thrown by `onMark` is rethrown after isl freed the partial
+/// AST.
 isl::ast_node buildAstFromSchedule(
     const isl::set &context, const isl::schedule &schedule,
     const std::string &iteratorPrefix,
