@@ -9,15 +9,20 @@
 #include <isl/set.h>
 #include <isl/union_map.h>
 
+#include <exception>
+
 namespace polycuda::polyhedral {
 
-OperationLimit::OperationLimit(isl::ctx ctx, unsigned long limit) : ctx(ctx) {
+OperationLimit::OperationLimit(isl::ctx ctx, unsigned long limit)
+    : ctx(ctx), previous(isl_ctx_get_max_operations(ctx.get())) {
+  if (previous != 0 && (limit == 0 || previous < limit))
+    limit = previous;
   isl_ctx_reset_operations(ctx.get());
   isl_ctx_set_max_operations(ctx.get(), limit);
 }
 
 OperationLimit::~OperationLimit() {
-  isl_ctx_set_max_operations(ctx.get(), 0);
+  isl_ctx_set_max_operations(ctx.get(), previous);
   isl_ctx_reset_operations(ctx.get());
   isl_ctx_reset_error(ctx.get());
 }
@@ -136,16 +141,31 @@ namespace {
 using MarkFn =
     std::function<isl::ast_node(const isl::id &, const isl::ast_build &)>;
 
+/// The mark callback and the first exception it threw.
+struct MarkCallback {
+  const MarkFn &fn;
+  std::exception_ptr error;
+};
+
 isl_ast_node *afterMark(isl_ast_node *node, isl_ast_build *build,
                         void *user) {
-  auto &fn = *static_cast<const MarkFn *>(user);
-  isl::id id = isl::manage(isl_ast_node_mark_get_id(node));
-  isl::ast_build wrapped = isl::manage_copy(build);
-  isl::ast_node replacement = fn(id, wrapped);
-  if (replacement.is_null())
-    return node;
-  isl_ast_node_free(node);
-  return replacement.release();
+  auto &callback = *static_cast<MarkCallback *>(user);
+  // An exception (an isl quota error, say) must not unwind through isl's C
+  // frames, which would leak everything they hold: keep it, fail the AST
+  // build, and rethrow it once isl has cleaned up.
+  try {
+    isl::id id = isl::manage(isl_ast_node_mark_get_id(node));
+    isl::ast_build wrapped = isl::manage_copy(build);
+    isl::ast_node replacement = callback.fn(id, wrapped);
+    if (replacement.is_null())
+      return node;
+    isl_ast_node_free(node);
+    return replacement.release();
+  } catch (...) {
+    callback.error = std::current_exception();
+    isl_ast_node_free(node);
+    return nullptr;
+  }
 }
 } // namespace
 
@@ -161,10 +181,14 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
       isl_set_align_params(context.copy(), isl_space_copy(params)));
   isl_schedule *aligned = isl_schedule_align_params(schedule.copy(), params);
   build = withIterators(build, iteratorPrefix);
-  build = isl_ast_build_set_after_each_mark(
-      build, &afterMark, const_cast<MarkFn *>(&onMark));
+  MarkCallback callback{onMark, nullptr};
+  build = isl_ast_build_set_after_each_mark(build, &afterMark, &callback);
   isl_ast_node *node = isl_ast_build_node_from_schedule(build, aligned);
   isl_ast_build_free(build);
+  if (callback.error) {
+    isl_ast_node_free(node);
+    std::rethrow_exception(callback.error);
+  }
   return isl::manage(node);
 }
 

@@ -24,8 +24,11 @@ template <typename T> std::string toString(const T &object) {
   return os.str();
 }
 
-/// Sets an isl operation limit on `ctx` for its lifetime (0: none); on
-/// leaving scope the limit, the count and any quota error are cleared.
+/// Sets an isl operation limit on `ctx` for its lifetime (0: none) and
+/// starts the count from zero. A limit already set on `ctx` (by an enclosing
+/// OperationLimit, or by the owner of the context, as the fuzz target does)
+/// is never raised: the smaller one applies. On leaving scope the previous
+/// limit is restored and the count and any quota error are cleared.
 class OperationLimit {
 public:
   OperationLimit(isl::ctx ctx, unsigned long limit);
@@ -35,6 +38,7 @@ public:
 
 private:
   isl::ctx ctx;
+  unsigned long previous;
 };
 
 /// All maps of `umap`.
@@ -64,6 +68,8 @@ isl::ast_node buildAstFromMap(const isl::set &context,
                               const std::string &iteratorPrefix);
 /// Builds an AST from a schedule tree; every mark node is replaced by what
 /// `onMark(markId, build)` returns (a user node), if it returns non-null.
+/// An exception thrown by `onMark` is rethrown after isl freed the partial
+/// AST.
 isl::ast_node buildAstFromSchedule(
     const isl::set &context, const isl::schedule &schedule,
     const std::string &iteratorPrefix,

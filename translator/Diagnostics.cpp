@@ -42,6 +42,9 @@ DiagInfo infoOf(Diag diag) {
   case Diag::NestTooDeep:
     return {L::Error, "loop nest deeper than %0 levels; split the scop or "
                       "fuse loops to at most %0 levels"};
+  case Diag::ExpressionTooDeep:
+    return {L::Error, "expression nested deeper than %0 levels; compute it "
+                      "in several shorter expressions"};
   case Diag::NegativeDividend:
     return {L::Error, "the dividend of '%0' may be negative, where C's "
                       "integer division and remainder round toward zero; "

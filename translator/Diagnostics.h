@@ -27,6 +27,7 @@ enum class Diag {
   NonAffineSubscript,
   NonConstantStride,
   NestTooDeep,
+  ExpressionTooDeep,
   NegativeDividend,
   UnsupportedLoopInit,
   UnsupportedLoopCondition,

@@ -19,6 +19,7 @@
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdlib>
@@ -75,6 +76,12 @@ const std::set<std::string> kIslKeywords = {
 /// steeply with the number of schedule dimensions).
 constexpr size_t kMaxLoopDepth = 16;
 
+/// The walks over an expression (here, in clang's constant evaluator, in
+/// scalar expansion and in the printers) recurse once per level; deeper
+/// expressions would overflow the stack (a sum of 20,000 terms did, and
+/// 5,000 under AddressSanitizer).
+constexpr unsigned kMaxExpressionDepth = 1000;
+
 /// Thrown to abandon a scop after a diagnostic was reported.
 struct Abandon {};
 
@@ -108,6 +115,8 @@ public:
   }
 
   void build(const std::vector<Stmt *> &stmts) {
+    for (Stmt *s : stmts)
+      checkExpressionDepth(s);
     collectVariables(stmts);
     std::string paramList;
     for (const std::string &p : scop.params)
@@ -148,6 +157,31 @@ private:
                          SourceRange range = SourceRange()) {
     report(diags, loc, diag, arg, range);
     throw Abandon();
+  }
+
+  /// Fails at the outermost expression of `root` that has a subexpression
+  /// nested deeper than kMaxExpressionDepth. Iterative, unlike every walk it
+  /// protects.
+  void checkExpressionDepth(Stmt *root) {
+    struct Item {
+      const Stmt *node;
+      const clang::Expr *outermost; ///< null outside expressions
+      unsigned depth;               ///< expressions from `outermost` down
+    };
+    std::vector<Item> work = {{root, nullptr, 0}};
+    while (!work.empty()) {
+      Item item = work.back();
+      work.pop_back();
+      const auto *e = dyn_cast<clang::Expr>(item.node);
+      const clang::Expr *outermost = item.outermost ? item.outermost : e;
+      unsigned depth = item.depth + (e != nullptr);
+      if (depth > kMaxExpressionDepth)
+        fail(sm.getExpansionLoc(outermost->getBeginLoc()),
+             Diag::ExpressionTooDeep, std::to_string(kMaxExpressionDepth));
+      for (const Stmt *child : item.node->children())
+        if (child)
+          work.push_back({child, outermost, depth});
+    }
   }
 
   std::string text(const clang::Expr *e) {
@@ -1234,15 +1268,32 @@ std::vector<std::string> clangArguments(const FrontendOptions &options) {
   return args;
 }
 
+/// Clang's parser and Sema recurse once per level of an expression: a sum
+/// of 100,000 terms overflows the 8 MiB main stack inside clang (clang-14
+/// itself crashes on it) before polycuda sees the AST and can refuse it with
+/// ExpressionTooDeep. The front end runs on a thread with this much stack
+/// (address space; only the pages used are committed).
+constexpr unsigned kFrontendStackSize = 512u << 20;
+
+bool runOnLargeStack(llvm::function_ref<bool()> parse) {
+  bool ok = false;
+  // Crash recovery is not enabled: this only runs `parse` on the thread.
+  llvm::CrashRecoveryContext().RunSafelyOnThread([&] { ok = parse(); },
+                                                 kFrontendStackSize);
+  return ok;
+}
+
 } // namespace
 
 bool parseCode(const std::string &code, const std::string &fileName,
                const FrontendOptions &options, isl::ctx ctx,
                ParsedInput &result) {
   result.fileName = fileName;
-  return tooling::runToolOnCodeWithArgs(
-      std::make_unique<ScopAction>(ctx, result), code, clangArguments(options),
-      fileName);
+  return runOnLargeStack([&] {
+    return tooling::runToolOnCodeWithArgs(
+        std::make_unique<ScopAction>(ctx, result), code,
+        clangArguments(options), fileName);
+  });
 }
 
 bool parseInput(const std::string &fileName, const FrontendOptions &options,
@@ -1255,7 +1306,7 @@ bool parseInput(const std::string &fileName, const FrontendOptions &options,
       new FileManager(FileSystemOptions()));
   auto factory = std::make_unique<ScopActionFactory>(ctx, result);
   tooling::ToolInvocation invocation(args, factory->create(), files.get());
-  return invocation.run();
+  return runOnLargeStack([&] { return invocation.run(); });
 }
 
 } // namespace polycuda::translator

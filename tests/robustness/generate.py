@@ -5,13 +5,16 @@
 
 They are generated at test time instead of committed: a 60-deep loop nest,
 expressions of 5,000 terms (in a statement, in a loop bound, in a subscript),
-and 5,000 parenthesized levels (beyond clang's bracket depth limit).
+5,000 parenthesized levels (beyond clang's bracket depth limit), and a sum of
+100,000 terms (deep enough to overflow clang's parser on an 8 MiB stack; once
+crashed polycuda, as 20,000 terms did in its own walks).
 """
 import os
 import sys
 
 DEPTH = 60
 TERMS = 5000
+HUGE_TERMS = 100000
 
 
 def deep_nest():
@@ -41,8 +44,8 @@ def deep_nest_indexed():
     return "\n".join(lines)
 
 
-def terms_statement():
-    rhs = " + ".join(f"B[{k % 100}]" for k in range(TERMS))
+def terms_statement(terms=TERMS):
+    rhs = " + ".join(f"B[{k % 100}]" for k in range(terms))
     return ("void kernel(int n, double A[100], double B[100]) {\n"
             "  int i;\n#pragma scop\n"
             "  for (i = 0; i < n; i++)\n"
@@ -84,6 +87,7 @@ CASES = {
     "terms_5000_bound.c": terms_bound,
     "terms_5000_subscript.c": terms_subscript,
     "parentheses_5000.c": deep_parentheses,
+    "terms_100000_statement.c": lambda: terms_statement(HUGE_TERMS),
 }
 
 

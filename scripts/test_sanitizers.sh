@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds polycuda with AddressSanitizer + UndefinedBehaviorSanitizer in
+# build-asan/ and runs the test suite there (part of scripts/test.sh; after
+# scripts/setup.sh). Every sanitizer report fails its test:
+#   - ASan, LSan and UBSan abort (abort_on_error=1): an abort is never a
+#     clean `exit 1` + `error:` refusal to the robustness and random tests,
+#     as UBSan's default exit status 1 with "runtime error:" would be;
+#   - LeakSanitizer reports from third-party libraries are suppressed in
+#     tests/sanitizers/lsan.supp, polycuda's own code never is.
+# To fit CI's budget the random tests run 40 (C) and 10 (OpenCL) seeds, and
+# the `cuda` tests (nvcc on the output, nothing of polycuda's) are skipped.
+# Extra arguments go to ctest.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tree=$root/build-asan
+cmake -S "$root" -B "$tree" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DPOLYCUDA_SANITIZE=address,undefined \
+  -DPOLYCUDA_RANDOM_C_SEEDS=40 -DPOLYCUDA_RANDOM_OPENCL_SEEDS=10 >/dev/null
+cmake --build "$tree" -j "$(nproc)"
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
+export LSAN_OPTIONS=suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0
+cd "$tree"
+ctest --output-on-failure -j "$(nproc)" -LE cuda "$@"
