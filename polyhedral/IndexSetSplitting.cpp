@@ -27,17 +27,6 @@ namespace {
 constexpr int kMaxRounds = 3;
 constexpr size_t kMaxStatements = 64;
 
-/// Number of iterators with a non-zero coefficient in `c`.
-int iteratorsIn(isl_constraint *c, int dims) {
-  int n = 0;
-  for (int d = 0; d < dims; ++d) {
-    isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_set, d);
-    n += !isl_val_is_zero(v);
-    isl_val_free(v);
-  }
-  return n;
-}
-
 /// Planes `{ S[i] : e(i) = 0 }` (equalities of >= 2 iterators) on which the
 /// sources of broadcasting self dependences of `stmt` lie.
 std::vector<isl::set> broadcastPlanes(const Statement &stmt,
@@ -45,61 +34,35 @@ std::vector<isl::set> broadcastPlanes(const Statement &stmt,
   std::vector<isl::set> planes;
   std::set<std::string> seen;
   int dims = stmt.iterators.size();
+  if (dims == 0)
+    return planes;
+  unsigned domainEqs = affineHullEqualities(stmt.domain).size();
   for (const isl::map &map : mapsOf(flow)) {
     const char *from = isl_map_get_tuple_name(map.get(), isl_dim_in);
     const char *to = isl_map_get_tuple_name(map.get(), isl_dim_out);
     if (!from || !to || stmt.name != from || stmt.name != to)
       continue;
-    isl_basic_map_list *pieces = isl_map_get_basic_map_list(map.get());
-    int n = isl_basic_map_list_n_basic_map(pieces);
-    for (int p = 0; p < n; ++p) {
-      isl_basic_map *piece = isl_basic_map_list_get_basic_map(pieces, p);
+    isl::map sameOuter = isl::manage(
+        isl_map_equate(map.copy(), isl_dim_in, 0, isl_dim_out, 0));
+    for (const isl::basic_map &piece : basicMapsOf(map)) {
       // Only broadcasts within one iteration of the outermost loop: those
       // carried by it are no obstacle to parallelism inside it.
-      if (dims == 0 || !isl::manage(isl_map_from_basic_map(
-                                       isl_basic_map_copy(piece)))
-                           .is_subset(isl::manage(isl_map_equate(
-                               map.copy(), isl_dim_in, 0, isl_dim_out, 0)))) {
-        isl_basic_map_free(piece);
+      if (!isl::map(piece).is_subset(sameOuter))
         continue;
-      }
-      isl::set sinks = isl::manage(isl_set_from_basic_set(
-          isl_basic_map_range(isl_basic_map_copy(piece))));
-      isl::set sources = isl::manage(isl_set_from_basic_set(
-          isl_basic_map_domain(isl_basic_map_copy(piece))));
-      isl_basic_map_free(piece);
       // Sinks must fill the statement's dimension: a broadcast, not a
       // chain along a line.
-      isl_basic_set *sinkHull = isl_set_affine_hull(sinks.copy());
-      isl_basic_set *domainHull = isl_set_affine_hull(stmt.domain.copy());
-      int sinkEqs = isl_basic_set_n_constraint(sinkHull);
-      int domainEqs = isl_basic_set_n_constraint(domainHull);
-      isl_basic_set_free(sinkHull);
-      isl_basic_set_free(domainHull);
-      if (sinkEqs > domainEqs)
+      if (affineHullEqualities(piece.range()).size() > domainEqs)
         continue;
-      isl_basic_set *hull = isl_set_affine_hull(sources.copy());
-      isl_constraint_list *constraints =
-          isl_basic_set_get_constraint_list(hull);
-      int m = isl_constraint_list_n_constraint(constraints);
-      for (int c = 0; c < m; ++c) {
-        isl_constraint *constraint =
-            isl_constraint_list_get_constraint(constraints, c);
-        if (isl_constraint_is_equality(constraint) &&
-            iteratorsIn(constraint, dims) >= 2) {
-          isl::set plane = isl::manage(isl_set_from_basic_set(
-              isl_basic_set_from_constraint(isl_constraint_copy(constraint))));
-          isl::set inside = stmt.domain.intersect(plane);
-          if (!inside.is_empty() && !stmt.domain.is_subset(plane) &&
-              seen.insert(toString(plane)).second)
-            planes.push_back(plane);
-        }
-        isl_constraint_free(constraint);
+      for (const HullEquality &equality :
+           affineHullEqualities(piece.domain())) {
+        if (equality.variables < 2)
+          continue;
+        isl::set inside = stmt.domain.intersect(equality.plane);
+        if (!inside.is_empty() && !stmt.domain.is_subset(equality.plane) &&
+            seen.insert(toString(equality.plane)).second)
+          planes.push_back(equality.plane);
       }
-      isl_constraint_list_free(constraints);
-      isl_basic_set_free(hull);
     }
-    isl_basic_map_list_free(pieces);
   }
   return planes;
 }

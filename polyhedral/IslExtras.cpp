@@ -4,12 +4,14 @@
 #include <isl/aff.h>
 #include <isl/ast.h>
 #include <isl/ast_build.h>
+#include <isl/constraint.h>
 #include <isl/map.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
 
 #include <exception>
+#include <memory>
 
 namespace polycuda::polyhedral {
 
@@ -36,6 +38,48 @@ std::vector<isl::map> mapsOf(const isl::union_map &umap) {
 std::vector<isl::set> setsOf(const isl::union_set &uset) {
   std::vector<isl::set> result;
   uset.foreach_set([&](isl::set set) { result.push_back(set); });
+  return result;
+}
+
+std::vector<isl::basic_map> basicMapsOf(const isl::map &map) {
+  std::vector<isl::basic_map> result;
+  map.foreach_basic_map([&](isl::basic_map bmap) { result.push_back(bmap); });
+  return result;
+}
+
+std::vector<HullEquality> affineHullEqualities(const isl::set &set) {
+  // Raw objects are owned here until the end: nothing below throws until
+  // isl::manage, which gets a fresh copy.
+  using Hull = std::unique_ptr<isl_basic_set, decltype(&isl_basic_set_free)>;
+  using List = std::unique_ptr<isl_constraint_list,
+                               decltype(&isl_constraint_list_free)>;
+  using Constraint =
+      std::unique_ptr<isl_constraint, decltype(&isl_constraint_free)>;
+  Hull hull(isl_set_affine_hull(set.copy()), &isl_basic_set_free);
+  List constraints(isl_basic_set_get_constraint_list(hull.get()),
+                   &isl_constraint_list_free);
+  if (!hull || !constraints)
+    isl::exception::throw_last_error(set.ctx());
+  int dims = isl_basic_set_dim(hull.get(), isl_dim_set);
+  int n = isl_constraint_list_n_constraint(constraints.get());
+  std::vector<HullEquality> result;
+  for (int c = 0; c < n; ++c) {
+    Constraint constraint(
+        isl_constraint_list_get_constraint(constraints.get(), c),
+        &isl_constraint_free);
+    if (isl_constraint_is_equality(constraint.get()) != isl_bool_true)
+      continue;
+    HullEquality equality;
+    for (int d = 0; d < dims; ++d) {
+      isl_val *v =
+          isl_constraint_get_coefficient_val(constraint.get(), isl_dim_set, d);
+      equality.variables += isl_val_is_zero(v) == isl_bool_false;
+      isl_val_free(v);
+    }
+    equality.plane = isl::manage(isl_set_from_basic_set(
+        isl_basic_set_from_constraint(constraint.release())));
+    result.push_back(equality);
+  }
   return result;
 }
 

@@ -45,6 +45,19 @@ private:
 std::vector<isl::map> mapsOf(const isl::union_map &umap);
 /// All sets of `uset`.
 std::vector<isl::set> setsOf(const isl::union_set &uset);
+/// The disjuncts of `map`.
+std::vector<isl::basic_map> basicMapsOf(const isl::map &map);
+
+/// One equality `e(x) = 0` of the affine hull of a set.
+struct HullEquality {
+  /// `{ x : e(x) = 0 }`, in the space of the set.
+  isl::set plane;
+  /// Set dimensions with a non-zero coefficient in `e`.
+  unsigned variables = 0;
+};
+/// The equalities of the affine hull of `set` (isl's form: after Gaussian
+/// elimination, so their number is the codimension of the hull).
+std::vector<HullEquality> affineHullEqualities(const isl::set &set);
 /// The subtree schedule of `node`, `{ S[i] -> [s] }`.
 isl::union_map subtreeSchedule(const isl::schedule_node &node);
 /// Names the output dimensions of `map` with `names` and moves them to the
