@@ -12,7 +12,8 @@ public:
   std::string name() const override { return "cuda"; }
   std::string fileHeader() const override {
     return std::string("#include \"") + runtime::kCudaHeader + "\"\n" +
-           guardedHelperDefinitions("__host__ __device__ static inline");
+           guardedHelperDefinitions(
+               "__host__ __device__ static inline __attribute__((unused))");
   }
   std::string kernelQualifier() const override { return "__global__ void"; }
   std::string pointerQualifier() const override { return ""; }

@@ -65,6 +65,11 @@ struct Options {
       cl::cat(category)};
   cl::opt<std::string> output{"o", cl::desc("Output file"),
                               cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> hostOutput{
+      "host-output",
+      cl::desc("With --target=cuda, the host file (C) that calls the .cu "
+               "file; default: the output with extension .host.c"),
+      cl::value_desc("file"), cl::cat(category)};
   cl::opt<std::string> target{
       "target", cl::desc("Output language: cuda (default), opencl or c"),
       cl::init(""), cl::cat(category)};
@@ -140,24 +145,40 @@ std::string defaultOutput(const std::string &input, const std::string &target) {
   return stem + ".polycuda.c";
 }
 
-/// Writes `text` to `path` atomically.
-bool writeFile(const std::string &path, const std::string &text) {
-  std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  {
+/// Writes each `(path, text)`: first all to temporary files, then renames
+/// them, so that an error leaves no file half-written and, before the
+/// renames, none written at all.
+bool writeFiles(const std::vector<std::pair<std::string, std::string>> &files) {
+  std::vector<std::string> temporaries;
+  auto fail = [&](const std::string &path) {
+    llvm::errs() << "polycuda: error: cannot write '" << path << "'\n";
+    for (const std::string &tmp : temporaries)
+      std::remove(tmp.c_str());
+    return false;
+  };
+  for (const auto &[path, text] : files) {
+    std::string tmp = path + ".tmp" + std::to_string(::getpid());
+    temporaries.push_back(tmp);
     std::ofstream out(tmp, std::ios::binary);
     out << text;
-    if (!out.good()) {
-      llvm::errs() << "polycuda: error: cannot write '" << path << "'\n";
-      std::remove(tmp.c_str());
-      return false;
-    }
+    if (!out.good())
+      return fail(path);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    llvm::errs() << "polycuda: error: cannot write '" << path << "'\n";
-    std::remove(tmp.c_str());
-    return false;
-  }
+  for (size_t i = 0; i < files.size(); ++i)
+    if (std::rename(temporaries[i].c_str(), files[i].first.c_str()) != 0)
+      return fail(files[i].first);
   return true;
+}
+
+bool writeFile(const std::string &path, const std::string &text) {
+  return writeFiles({{path, text}});
+}
+
+/// The CUDA target's host file: `out.cu` -> `out.host.c`.
+std::string defaultHostOutput(const std::string &output) {
+  llvm::SmallString<256> path(output);
+  llvm::sys::path::replace_extension(path, "host.c");
+  return path.str().str();
 }
 
 bool parseSizes(const std::string &text,
@@ -418,15 +439,27 @@ int runDriver(int argc, const char **argv) {
     std::string out = options.output.empty()
                           ? defaultOutput(options.input, target)
                           : std::string(options.output);
-    if (!writeFile(out, text))
-      return 1;
+    std::vector<std::pair<std::string, std::string>> files = {{out, text}};
+    if (target == "cuda")
+      files.push_back({options.hostOutput.empty() ? defaultHostOutput(out)
+                                                  : std::string(options.hostOutput),
+                       result.hostText});
     if (!clText.empty()) {
       llvm::SmallString<256> clPath(out);
       llvm::sys::path::replace_extension(clPath, "cl");
-      if (!writeFile(clPath.str().str(), clText))
-        return 1;
+      files.push_back({clPath.str().str(), clText});
     }
-    return 0;
+    for (size_t i = 0; i < files.size(); ++i) {
+      bool clash = llvm::sys::fs::equivalent(options.input, files[i].first);
+      for (size_t j = 0; j < i; ++j)
+        clash |= files[j].first == files[i].first;
+      if (clash) {
+        llvm::errs() << "polycuda: error: output file '" << files[i].first
+                     << "' would overwrite the input or another output\n";
+        return 1;
+      }
+    }
+    return writeFiles(files) ? 0 : 1;
   }
 
   // polycuda run: build and execute.
@@ -437,13 +470,18 @@ int runDriver(int argc, const char **argv) {
   }
   std::string runtimeDir = findRuntimeDir(argv[0]);
   std::string source = (dir + (target == "cuda" ? "/main.cu" : "/main.c")).str();
+  std::string hostSource = (dir + "/main.host.c").str();
   std::string binary = (dir + "/program").str();
-  if (!writeFile(source, text))
+  std::vector<std::pair<std::string, std::string>> files = {{source, text}};
+  if (target == "cuda")
+    files.push_back({hostSource, result.hostText});
+  if (!writeFiles(files))
     return 1;
   std::vector<std::string> command;
   if (target == "cuda") {
+    // nvcc compiles the .c files as C with the host compiler.
     command = {cudaCompiler(), "-O2", "-arch=sm_90", "-I" + runtimeDir, source,
-               runtimeDir + "/polycuda_cuda.cu"};
+               hostSource, runtimeDir + "/polycuda_cuda.cu"};
   } else {
     command = {"cc", "-O2", "-std=gnu99", "-I" + runtimeDir, source};
     if (target == "opencl")

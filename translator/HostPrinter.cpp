@@ -39,8 +39,10 @@ std::string linear(const Scop &scop, const Array &array,
   return linearIndex(scop, array, subscripts);
 }
 
-std::string hostAddress(const Array &array) {
-  return array.rank() == 0 ? "&" + array.name : array.name;
+/// The host address of `array`: in place (in the user's function) a scalar
+/// is addressed with `&`; in a launcher every array arrives as a pointer.
+std::string hostAddress(const Array &array, bool launcher) {
+  return array.rank() == 0 && !launcher ? "&" + array.name : array.name;
 }
 
 bool usesDouble(const Scop &scop) {
@@ -53,16 +55,19 @@ std::string paramValue(const std::string &name) {
   return "polycuda_param_" + name;
 }
 
-/// The host block replacing one scop.
+/// The host block of one scop: in place of the scop in the user's function,
+/// or (`launcher`) as the body of the function that the host file calls,
+/// whose arguments are named like the scop's parameters and variables (see
+/// launcherArguments).
 std::string printHostBlock(const GpuProgram &program, unsigned region,
-                           const GpuTarget &target) {
+                           const GpuTarget &target, bool launcher) {
   const Scop &scop = *program.scop;
   std::string where = quote(scop.loc.str());
   std::ostringstream os;
   os << "{\n  /* polycuda: scop at " << scop.loc.str() << ", "
      << program.kernels.size() << " kernel(s) */\n";
   for (size_t i = 0; i < scop.params.size(); ++i) {
-    if (scop.params[i] != scop.paramSourceNames[i])
+    if (!launcher && scop.params[i] != scop.paramSourceNames[i])
       os << "  const int " << scop.params[i] << " = "
          << scop.paramSourceNames[i] << ";\n";
     os << "  int " << paramValue(scop.params[i]) << " = " << scop.params[i]
@@ -91,7 +96,8 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
         array.rank() ? linear(scop, array, t.accessed.first) : "0";
     std::string last = array.rank() ? linear(scop, array, t.accessed.last) : "0";
     os << "  "
-       << target.copyIn(dev + array.name, hostAddress(array), spell(array.type),
+       << target.copyIn(dev + array.name, hostAddress(array, launcher),
+                        spell(array.type),
                         first, "(" + last + ") - (" + first + ") + 1", where)
        << "\n";
   }
@@ -147,7 +153,8 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
     std::string first = array.rank() ? linear(scop, array, t.written.first) : "0";
     std::string last = array.rank() ? linear(scop, array, t.written.last) : "0";
     os << "  "
-       << target.copyOut(dev + array.name, hostAddress(array), spell(array.type),
+       << target.copyOut(dev + array.name, hostAddress(array, launcher),
+                         spell(array.type),
                          first, "(" + last + ") - (" + first + ") + 1", where)
        << "\n";
   }
@@ -184,6 +191,53 @@ std::string splice(const ParsedInput &input, const std::string &header,
   return out;
 }
 
+/// One argument of a launcher: its C type, its name in the launcher, and
+/// the expression that passes it at the scop's place in the host file.
+struct LauncherArgument {
+  std::string type, name, value;
+};
+
+/// The scop's parameters, read-only scalars and every array copied to or
+/// from the device, in that order. Arrays travel as `void *`, so that the
+/// host file may keep variable-length array types that C++ lacks.
+std::vector<LauncherArgument> launcherArguments(const GpuProgram &program) {
+  const Scop &scop = *program.scop;
+  std::vector<LauncherArgument> args;
+  for (size_t i = 0; i < scop.params.size(); ++i)
+    args.push_back({"int", scop.params[i], scop.paramSourceNames[i]});
+  for (const auto &[name, type] : scop.scalarArgs)
+    args.push_back({spell(type), name, name});
+  std::vector<bool> seen(scop.arrays.size(), false);
+  for (const Transfer &t : program.transfers) {
+    if (!(t.toDevice || t.toHost) || seen[t.array])
+      continue;
+    seen[t.array] = true;
+    const Array &array = scop.arrays[t.array];
+    args.push_back({"void *", array.name,
+                    "(void *)" + hostAddress(array, false)});
+  }
+  return args;
+}
+
+std::string launcherName(const Scop &scop, unsigned region) {
+  return "polycuda_launch_" + scop.functionName + "_scop" +
+         std::to_string(region);
+}
+
+/// `void name(type a, type b)`, or the prototype without names.
+std::string launcherSignature(const std::string &name,
+                              const std::vector<LauncherArgument> &args,
+                              bool withNames) {
+  std::string text = "void " + name + "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    const LauncherArgument &arg = args[i];
+    text += (i ? ", " : "") + arg.type;
+    if (withNames)
+      text += (arg.type.back() == '*' ? "" : " ") + arg.name;
+  }
+  return text + (args.empty() ? "void)" : ")");
+}
+
 } // namespace
 
 std::string printGpuFile(const ParsedInput &input,
@@ -197,12 +251,55 @@ std::string printGpuFile(const ParsedInput &input,
       kernels.push_back(printKernel(programs[r], kernel, r, target));
     before[input.regions[r].functionOffset] += target.kernelDefinitions(
         r, kernels, usesDouble(*programs[r].scop));
-    blocks.push_back(printHostBlock(programs[r], r, target));
+    blocks.push_back(printHostBlock(programs[r], r, target, false));
   }
   std::string header = "/* Generated by polycuda (" + target.name() +
                        ") from " + input.fileName + " */\n" +
                        target.fileHeader();
   return splice(input, header, before, blocks);
+}
+
+CudaFiles printCudaFiles(const ParsedInput &input,
+                         const std::vector<GpuProgram> &programs,
+                         const GpuTarget &target) {
+  CudaFiles files;
+  files.device = "/* Generated by polycuda (" + target.name() + ") from " +
+                 input.fileName +
+                 ": kernels and the host code of each scop, called from "
+                 "the host file printed with it */\n" +
+                 target.fileHeader();
+  std::map<unsigned, std::string> prototypes;
+  std::vector<std::string> calls;
+  for (size_t r = 0; r < programs.size(); ++r) {
+    const GpuProgram &program = programs[r];
+    const Scop &scop = *program.scop;
+    std::vector<std::string> kernels;
+    for (const Kernel &kernel : program.kernels)
+      kernels.push_back(printKernel(program, kernel, r, target));
+    files.device += "\n" + target.kernelDefinitions(r, kernels,
+                                                    usesDouble(scop));
+    std::string name = launcherName(scop, r);
+    std::vector<LauncherArgument> args = launcherArguments(program);
+    files.device += "extern \"C\" " + launcherSignature(name, args, true) +
+                    "\n" + printHostBlock(program, r, target, true);
+    prototypes[input.regions[r].functionOffset] +=
+        "/* polycuda: runs the scop at " + scop.loc.str() + " on the GPU */\n" +
+        launcherSignature(name, args, false) + ";\n";
+    std::string call = "{\n  /* polycuda: scop at " + scop.loc.str() + ", " +
+                       std::to_string(program.kernels.size()) +
+                       " kernel(s) */\n";
+    call += "  " + name + "(";
+    for (size_t i = 0; i < args.size(); ++i)
+      call += (i ? ", " : "") + args[i].value;
+    calls.push_back(call + ");\n}\n");
+  }
+  files.host = splice(input,
+                      "/* Generated by polycuda (" + target.name() + ", host) "
+                      "from " + input.fileName +
+                      ": the scops call their GPU code in the .cu file "
+                      "printed with it */\n",
+                      prototypes, calls);
+  return files;
 }
 
 std::string printOpenCLKernels(const ParsedInput &input,

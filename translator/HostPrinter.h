@@ -15,6 +15,19 @@ std::string printGpuFile(const ParsedInput &input,
                          const std::vector<polyhedral::GpuProgram> &programs,
                          const GpuTarget &target);
 
+/// CUDA output, in two files: `host` is the input file, still C, with each
+/// scop replaced by a call of an `extern "C"` launcher; `device` holds the
+/// kernels and the launchers, which allocate, copy, launch and copy back.
+/// The user's C (variable-length arrays included) thus never meets a C++
+/// compiler: `nvcc out.cu out.host.c` compiles each half with its language.
+struct CudaFiles {
+  std::string device; ///< .cu
+  std::string host;   ///< .c
+};
+CudaFiles printCudaFiles(const ParsedInput &input,
+                         const std::vector<polyhedral::GpuProgram> &programs,
+                         const GpuTarget &target);
+
 /// The kernels of all scops, as an OpenCL program (for --emit-cl).
 std::string printOpenCLKernels(const ParsedInput &input,
                                const std::vector<polyhedral::GpuProgram> &programs);

@@ -128,21 +128,6 @@ void chooseIndexSetSplit(ScopRegion &region,
   }
 }
 
-/// nvcc compiles the output as C++, which has no variable-length arrays.
-bool checkCudaArrays(const ParsedInput &input) {
-  bool ok = true;
-  for (const ScopRegion &region : input.regions)
-    for (const polyhedral::Array &array : region.scop->arrays)
-      if (array.isVariableLength) {
-        llvm::errs() << array.declLoc.str() << ": error: variable-length "
-                     << "array '" << array.name << "' cannot be compiled as "
-                     << "CUDA C++; declare it with constant sizes, or use "
-                     << "--target=opencl or --target=c\n";
-        ok = false;
-      }
-  return ok;
-}
-
 } // namespace
 
 bool translate(ParsedInput &input, const TranslationOptions &options,
@@ -174,9 +159,6 @@ bool translate(ParsedInput &input, const TranslationOptions &options,
     llvm::errs() << "polycuda: " << e.what() << "\n";
     return false;
   }
-
-  if (options.target == "cuda" && !checkCudaArrays(input))
-    return false;
 
   try {
     if (options.target == "c") {
@@ -218,8 +200,13 @@ bool translate(ParsedInput &input, const TranslationOptions &options,
         std::cout << "// schedule of the scop at " << region.scop->loc.str()
                   << "\n" << scheduleYaml(programs.back().schedule) << "\n";
     }
-    auto gpu = options.target == "cuda" ? makeCudaTarget() : makeOpenCLTarget();
-    result.text = printGpuFile(input, programs, *gpu);
+    if (options.target == "cuda") {
+      CudaFiles files = printCudaFiles(input, programs, *makeCudaTarget());
+      result.text = std::move(files.device);
+      result.hostText = std::move(files.host);
+    } else {
+      result.text = printGpuFile(input, programs, *makeOpenCLTarget());
+    }
     if (options.emitCl)
       result.clText = printOpenCLKernels(input, programs);
     for (size_t i = 0; i < programs.size(); ++i)

@@ -44,8 +44,9 @@ struct Translation {
   /// One per input.regions[i]; a deque, since isl objects cannot be copied
   /// while null.
   std::deque<RegionTranslation> regions;
-  std::string text;   ///< the output file
-  std::string clText; ///< the kernels alone (emitCl)
+  std::string text;     ///< the output file (CUDA: the .cu file)
+  std::string hostText; ///< CUDA: the host file, C (see printCudaFiles)
+  std::string clText;   ///< the kernels alone (emitCl)
 };
 
 /// Translates every scop of `input` (whose Scops it may transform). Returns

@@ -11,6 +11,9 @@
 #define GEN_S9_N 8192
 #define GEN_SP_N 128
 
+// Defined in the generated C files (*.host.c).
+extern "C" {
+
 void bench_gemm_2048(int ni, int nj, int nk, double alpha, double beta,
                      double C[2048][2048], double A[2048][2048],
                      double B[2048][2048]);
@@ -32,3 +35,4 @@ void bench_stencil9(int n, double B[GEN_S9_N][GEN_S9_N],
 void bench_sumprod(int n, double k[GEN_SP_N][GEN_SP_N],
                    double f[GEN_SP_N][GEN_SP_N][GEN_SP_N],
                    double g[GEN_SP_N][GEN_SP_N], double h[GEN_SP_N][GEN_SP_N]);
+}

@@ -3,9 +3,6 @@
  * kernel_smooth relaxes the grid A for tsteps steps of a 5-point average
  * (through the scratch grid B), then forms the weighted row sums r = A w.
  * Sizes: -DN=... (grid edge), -DTSTEPS=... (steps).
- *
- * With TARGET cuda, smooth.c is translated to CUDA C++ while main.c stays C:
- * the extern "C" block gives the kernel C linkage in both.
  */
 #ifndef SMOOTH_H
 #define SMOOTH_H
@@ -17,15 +14,7 @@
 # define TSTEPS 8
 #endif
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 void kernel_smooth(int n, int tsteps, double A[N][N], double B[N][N],
                    double w[N], double r[N]);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif

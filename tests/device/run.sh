@@ -18,7 +18,8 @@ mkdir -p "$out"
   python3 --version; } > "$out/gpu.txt" 2>&1
 
 if [ "$count" -eq 0 ] || [ -n "${OVERSIZED:-}" ]; then
-  nvcc -O2 -arch=sm_90 -Iruntime "$carry/oversized.cu" runtime/polycuda_cuda.cu \
+  nvcc -O2 -arch=sm_90 -Iruntime "$carry/oversized.cu" \
+    "$carry/oversized.host.c" runtime/polycuda_cuda.cu \
     -o /tmp/oversized > "$out/oversized.build" 2>&1
   /tmp/oversized > "$out/oversized.out" 2> "$out/oversized.err"
   rc=$?

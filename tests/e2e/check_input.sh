@@ -5,7 +5,8 @@
 # polycuda for TARGET and checks the result:
 #   opencl  build with the runtime's OpenCL half, run (PoCL in CI), compare
 #   c       build with -fopenmp, run with 2 threads, compare
-#   cuda    compile with nvcc -arch=sm_90 (no GPU needed); run and compare
+#   cuda    compile out.cu and its host file out.host.c (C, gcc through
+#           nvcc) with nvcc -arch=sm_90 (no GPU needed); run and compare
 #           only when a CUDA device is present
 # Extra compiler flags (e.g. -DMEDIUM_DATASET) come from $E2E_CFLAGS.
 set -euo pipefail
@@ -39,7 +40,7 @@ c)
   ;;
 cuda)
   "$polycuda" --target=cuda ${E2E_CFLAGS:-} "$input" -o out.cu
-  "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" out.cu \
+  "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" out.cu out.host.c \
     "$runtime/polycuda_cuda.cu" -o out -lm
   if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
     ./out > out.txt

@@ -48,16 +48,17 @@ failures=0
 count=0
 
 # run_case NAME EXPECT OUTPUT [polycuda arguments...]
-#   EXPECT: refuse (must exit 1) or any (exit 0 or 1).
-#   OUTPUT: the -o path; it must not exist afterwards when polycuda exits 1.
+#   EXPECT: refuse (must exit 1), accept (must exit 0) or any (0 or 1).
+#   OUTPUT: the -o path; it (and the CUDA target's host file, OUTPUT with
+#   extension .host.c) must not exist afterwards when polycuda exits 1.
 run_case() {
   local name=$1 expect=$2 out=$3
   shift 3
   local stderr=$WORKDIR/cases/$name.stderr
-  local outdir
+  local outdir host=${out%.*}.host.c
   outdir=$(dirname "$out")
   if [ -d "$out" ]; then :; else rm -f "$out"; fi
-  rm -f "$out".tmp* 2>/dev/null
+  rm -f "$host" "$out".tmp* "$host".tmp* 2>/dev/null
   count=$((count + 1))
 
   timeout -k 5 "$TIMEOUT" "$POLYCUDA" "$@" -o "$out" \
@@ -72,18 +73,29 @@ run_case() {
   elif [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
     problems+=("exit status $rc (want 0 or 1)")
   fi
+  if [ $rc -ne 0 ] && [ "$expect" = accept ]; then
+    problems+=("refused an input that must be translated")
+  fi
   if [ $rc -eq 1 ]; then
     grep -q 'error:' "$stderr" || problems+=("exit 1 without 'error:' on stderr")
     if [ -f "$out" ]; then
       problems+=("exit 1 but left $out")
     fi
+    if [ -f "$host" ]; then
+      problems+=("exit 1 but left $host")
+    fi
   fi
   if [ $rc -eq 0 ]; then
     [ "$expect" = refuse ] && problems+=("accepted an input that must be refused")
     [ -f "$out" ] || problems+=("exit 0 but wrote no $out")
+    case " $* " in
+    *" --target=cuda "*)
+      [ -f "$host" ] || problems+=("exit 0 but wrote no host file $host") ;;
+    esac
   fi
   if [ $rc -ne 0 ] && [ -d "$outdir" ] &&
-     ls "$outdir" 2>/dev/null | grep -q "^$(basename "$out")\.tmp"; then
+     ls "$outdir" 2>/dev/null |
+       grep -q -e "^$(basename "$out")\.tmp" -e "^$(basename "$host")\.tmp"; then
     problems+=("left a temporary file next to $out")
   fi
 
@@ -118,8 +130,8 @@ for target in cuda c; do
   run_case "macro_scop.$target"       any    "$OUT" --target=$target "$INPUTS/macro_scop.c"
   run_case "self_dependence.$target"  any    "$OUT" --target=$target "$INPUTS/self_dependence.c"
 done
-run_case "vla.cuda"                   refuse "$OUT" --target=cuda "$INPUTS/vla_cuda.c"
-run_case "vla.opencl"                 any    "$OUT" --target=opencl "$INPUTS/vla_cuda.c"
+run_case "vla.cuda"                   accept "$OUT" --target=cuda "$INPUTS/vla.c"
+run_case "vla.opencl"                 accept   "$OUT" --target=opencl "$INPUTS/vla.c"
 run_case "self_dependence.opencl_emit_cl" any "$OUT" --target=opencl --emit-cl "$INPUTS/self_dependence.c"
 
 # Generated large inputs.

@@ -43,14 +43,23 @@ protected:
     ASSERT_EQ(1u, input.regions.size());
   }
 
-  std::string printGpu(const translator::GpuTarget &target) {
+  std::vector<GpuProgram> mapAll() {
     std::vector<GpuProgram> programs;
     programs.reserve(input.regions.size());
     for (const translator::ScopRegion &region : input.regions)
       programs.push_back(
           polyhedral::runGpuPipeline(*region.scop, PipelineOptions()));
     EXPECT_EQ(1u, programs[0].kernels.size());
-    return translator::printGpuFile(input, programs, target);
+    return programs;
+  }
+
+  std::string printGpu(const translator::GpuTarget &target) {
+    return translator::printGpuFile(input, mapAll(), target);
+  }
+
+  translator::CudaFiles printCuda() {
+    return translator::printCudaFiles(input, mapAll(),
+                                      *translator::makeCudaTarget());
   }
 
   ParsedInput input;
@@ -63,7 +72,8 @@ protected:
 
 TEST_F(DriverTest, CudaOutputHasKernelLaunchAndChecks) {
   parse(kGemm);
-  std::string out = printGpu(*translator::makeCudaTarget());
+  translator::CudaFiles files = printCuda();
+  const std::string &out = files.device;
   EXPECT_CONTAINS(out, "#include \"polycuda_cuda.h\"");
   EXPECT_CONTAINS(out, "__global__ void");
   EXPECT_CONTAINS(out, "<<<");
@@ -75,11 +85,44 @@ TEST_F(DriverTest, CudaOutputHasKernelLaunchAndChecks) {
   EXPECT_CONTAINS(out, "blockIdx.x");
   EXPECT_CONTAINS(out, "blockIdx.y");
   EXPECT_CONTAINS(out, "threadIdx.x");
-  // The scop is replaced: the pragmas are gone, the function is kept.
-  EXPECT_EQ(std::string::npos, out.find("#pragma scop")) << out;
-  EXPECT_CONTAINS(out, "void gemm(");
-  // Kernels come before the function that launches them.
-  EXPECT_LT(out.find("__global__ void"), out.find("void gemm(")) << out;
+  // The host code of the scop is a C-callable launcher after the kernels.
+  EXPECT_CONTAINS(out, "extern \"C\" void polycuda_launch_gemm_scop0(");
+  EXPECT_LT(out.find("__global__ void"), out.find("extern \"C\"")) << out;
+  // The user's code stays in the host file, C: the scop is replaced by a
+  // call of the launcher, declared before the function.
+  const std::string &host = files.host;
+  EXPECT_EQ(std::string::npos, host.find("#pragma scop")) << host;
+  EXPECT_CONTAINS(host, "void gemm(");
+  EXPECT_CONTAINS(host, "void polycuda_launch_gemm_scop0(");
+  EXPECT_CONTAINS(host, "(void *)C");
+  EXPECT_LT(host.find("void polycuda_launch_gemm_scop0("),
+            host.find("void gemm(")) << host;
+  EXPECT_EQ(std::string::npos, host.find("<<<")) << host;
+  EXPECT_EQ(std::string::npos, host.find("polycuda_cuda_")) << host;
+  EXPECT_EQ(std::string::npos, host.find("__global__")) << host;
+}
+
+// C++ has no variable-length arrays: they stay in the host file, and the
+// .cu file sees only pointers and sizes.
+TEST_F(DriverTest, CudaHostFileKeepsVariableLengthArrays) {
+  parse(R"(
+void scale(int n, double a, double A[n][n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      A[i][j] *= a;
+#pragma endscop
+}
+)");
+  translator::CudaFiles files = printCuda();
+  EXPECT_CONTAINS(files.host, "double A[n][n]");
+  EXPECT_CONTAINS(files.host, "polycuda_launch_scale_scop0(n, a, (void *)A);");
+  EXPECT_CONTAINS(files.host,
+                  "void polycuda_launch_scale_scop0(int, double, void *);");
+  EXPECT_CONTAINS(files.device, "extern \"C\" void "
+                                "polycuda_launch_scale_scop0(int n, double a, "
+                                "void *A)");
+  EXPECT_EQ(std::string::npos, files.device.find("[n]")) << files.device;
 }
 
 TEST_F(DriverTest, OpenCLOutputHasKernelSourceAndLaunch) {

@@ -11,14 +11,14 @@
 #
 # Every SCOP_SOURCES file is translated, whether or not it holds a scop (a
 # file without one comes out unchanged, with a warning), into
-# ${CMAKE_CURRENT_BINARY_DIR}/polycuda/<name>/<stem>.cu (cuda) or <stem>.c
+# ${CMAKE_CURRENT_BINARY_DIR}/polycuda/<name>/<stem>.cu and <stem>.host.c
+# (cuda: the kernels, and the file itself still in C) or <stem>.c
 # (opencl, c). The translation reruns when the source, polycuda, the flags,
 # or (with a Makefile generator) a header the source includes changes. The
 # executable is built from the translated files and SOURCES, and links
 #   cuda    polycuda::runtime_cuda (shared cudart, as the runtime does); the
-#           project must have enabled CUDA. The translated file is CUDA C++:
-#           functions that C SOURCES call must be declared extern "C" in a
-#           header it includes.
+#           project must have enabled CUDA and C. The user's code stays C
+#           (<stem>.host.c), so it links with C SOURCES as the original did.
 #   opencl  polycuda::runtime_opencl and OpenCL
 #   c       OpenMP::OpenMP_C
 # and libm. The directories of the SCOP_SOURCES are added to the include path,
@@ -41,6 +41,10 @@ function(_polycuda_require_target_support name target)
     if(NOT CMAKE_CUDA_COMPILER_LOADED)
       message(FATAL_ERROR "polycuda_add_executable(${name} TARGET cuda): "
         "call enable_language(CUDA) (or list CUDA in project()) first")
+    endif()
+    if(NOT CMAKE_C_COMPILER_LOADED)
+      message(FATAL_ERROR "polycuda_add_executable(${name} TARGET cuda): "
+        "the translated host file is C; call enable_language(C) first")
     endif()
     if(NOT TARGET polycuda::runtime_cuda)
       message(FATAL_ERROR "polycuda_add_executable(${name} TARGET cuda): "
@@ -142,18 +146,22 @@ function(polycuda_add_executable name)
     list(APPEND stems "${stem}")
     list(APPEND source_dirs "${source_dir}")
     set(output "${outdir}/${stem}.${extension}")
+    set(generated "${output}")
+    if(arg_TARGET STREQUAL "cuda")
+      list(APPEND generated "${outdir}/${stem}.host.c")
+    endif()
     set(scan "")
     if(CMAKE_GENERATOR MATCHES "Makefiles")
       set(scan IMPLICIT_DEPENDS C "${source}")
     endif()
-    add_custom_command(OUTPUT "${output}"
+    add_custom_command(OUTPUT ${generated}
       COMMAND ${CMAKE_COMMAND} -E make_directory "${outdir}"
       COMMAND polycuda::polycuda ${flags} "${source}" -o "${output}"
       DEPENDS "${source}" "${flags_file}" polycuda::polycuda
       ${scan}
       COMMENT "polycuda --target=${arg_TARGET} ${file} -> ${output}"
       VERBATIM)
-    list(APPEND outputs "${output}")
+    list(APPEND outputs ${generated})
   endforeach()
   list(REMOVE_DUPLICATES source_dirs)
 
