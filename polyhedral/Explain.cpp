@@ -161,6 +161,10 @@ public:
     out.typicalParams = scop.context;
     for (const Statement &stmt : scop.statements)
       out.typicalParams = out.typicalParams.intersect(stmt.domain.params());
+    // No parameter values run every statement (an if/else on parameters):
+    // simplify only by what is known.
+    if (out.typicalParams.is_empty())
+      out.typicalParams = scop.context;
     collectLoops();
     out.dependencesComplete = program.deps.complete;
     if (program.deps.complete)

@@ -123,8 +123,12 @@ public:
       paramList += (paramList.empty() ? "" : ", ") + p;
     paramPrefix = "[" + paramList + "] -> ";
     scop.context = isl::set(scop.ctx, paramPrefix + "{ : }");
-    for (size_t i = 0; i < stmts.size(); ++i)
-      buildStmt(stmts[i], (int)i);
+    // Like buildBody: an if/else, a block or a chain takes several positions.
+    int position = 0;
+    for (Stmt *s : stmts) {
+      buildStmt(s, position);
+      position = nextPosition;
+    }
     finish();
   }
 
@@ -470,6 +474,18 @@ private:
       nextPosition = position;
       return;
     }
+    if (auto *e = dyn_cast<clang::Expr>(s)) {
+      if (const BinaryOperator *inner = chainedAssignment(e)) {
+        // `x = y = v`: C assigns y, then x the value y then holds; two
+        // statements in that order (longer chains recurse on the inner one).
+        buildStmt(const_cast<BinaryOperator *>(inner), position);
+        int next = nextPosition;
+        beta.back() = next;
+        buildAssignment(e, inner->getLHS());
+        nextPosition = next + 1;
+        return;
+      }
+    }
     if (auto *loop = dyn_cast<ForStmt>(s))
       buildFor(loop);
     else if (auto *branch = dyn_cast<IfStmt>(s))
@@ -487,6 +503,16 @@ private:
   }
 
   int nextPosition = 0;
+
+  /// The inner assignment of a chained assignment `x = (y = v)` (any
+  /// assignment operator on either side), or null.
+  static const BinaryOperator *chainedAssignment(const clang::Expr *e) {
+    auto *outer = dyn_cast<BinaryOperator>(e->IgnoreParens());
+    if (!outer || !outer->isAssignmentOp())
+      return nullptr;
+    auto *inner = dyn_cast<BinaryOperator>(outer->getRHS()->IgnoreParenImpCasts());
+    return inner && inner->isAssignmentOp() ? inner : nullptr;
+  }
 
   /// How a statement kind is named in diagnostics.
   static std::string describe(const Stmt *s) {
@@ -926,8 +952,23 @@ private:
         n->args.push_back(value(arg));
       return n;
     }
-    fail(e->getBeginLoc(), Diag::UnsupportedExpression,
-         std::string("'") + e->getStmtClassName() + "'", e->getSourceRange());
+    fail(e->getBeginLoc(), Diag::UnsupportedExpression, describeExpr(e),
+         e->getSourceRange());
+  }
+
+  /// How an expression kind that `value` refuses is named in diagnostics.
+  static std::string describeExpr(const clang::Expr *e) {
+    if (auto *bin = dyn_cast<BinaryOperator>(e)) {
+      if (bin->isAssignmentOp())
+        return "an assignment inside an expression";
+      if (bin->getOpcode() == BO_Comma)
+        return "the comma operator";
+    }
+    if (auto *un = dyn_cast<UnaryOperator>(e))
+      if (un->isIncrementDecrementOp())
+        return "'" + UnaryOperator::getOpcodeStr(un->getOpcode()).str() +
+               "' inside an expression";
+    return std::string("'") + e->getStmtClassName() + "'";
   }
 
   polyhedral::Statement &newStatement(SourceLocation loc) {
@@ -973,7 +1014,10 @@ private:
     current = nullptr;
   }
 
-  void buildAssignment(const clang::Expr *e) {
+  /// An assignment statement; `rhsValue`, when given, replaces the right-hand
+  /// side (the target of the inner assignment of a chain).
+  void buildAssignment(const clang::Expr *e,
+                       const clang::Expr *rhsValue = nullptr) {
     e = e->IgnoreParens();
     polyhedral::Statement &stmt = newStatement(e->getBeginLoc());
     if (auto *un = dyn_cast<UnaryOperator>(e)) {
@@ -999,7 +1043,7 @@ private:
                "compound assignment '" +
                    BinaryOperator::getOpcodeStr(bin->getOpcode()).str() + "'");
         }
-        stmt.rhs = value(bin->getRHS());
+        stmt.rhs = value(rhsValue ? rhsValue : bin->getRHS());
         stmt.lhs = writeRef(bin->getLHS(), stmt.op != "=");
         return finishStatement();
       }
