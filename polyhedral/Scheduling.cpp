@@ -160,8 +160,17 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
   isl_options_set_schedule_whole_component(ctx.get(), 0);
   isl_options_set_schedule_maximize_coincidence(ctx.get(), 1);
   isl_options_set_on_error(ctx.get(), ISL_ON_ERROR_CONTINUE);
+  // Bounded schedule coefficients and constants (Polly bounds both by 20
+  // too) keep isl's LPs small: adi's schedule takes about half the time,
+  // and no inputs/ program's schedule changes. Affine loop nests rarely
+  // need larger ones; where one would, isl still finds a legal schedule
+  // with more bands.
+  isl_options_set_schedule_max_coefficient(ctx.get(), 20);
+  isl_options_set_schedule_max_constant_term(ctx.get(), 20);
 
-  isl::union_map all = deps.all();
+  // Fewer disjuncts, fewer Farkas constraints: the same relation, so the
+  // same schedule, found faster (adi: about a third of the time).
+  isl::union_map all = deps.all().coalesce();
   isl_schedule_constraints *sc = isl_schedule_constraints_on_domain(
       scop.domain().release());
   sc = isl_schedule_constraints_set_context(sc, scop.context.copy());
