@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Merges the results of one issue-3 check into one per-kernel table.
 
-  table.py TRANSLATION_TIME.csv PREPARE_TRANSLATION.csv GPU_CHECK.csv
+  table.py TRANSLATION_TIME.csv PREPARE_TRANSLATION.csv GPU_CHECK.csv [GPU_CHECK.log]
 
 TRANSLATION_TIME.csv comes from translation_time.sh (here, idle machine),
 PREPARE_TRANSLATION.csv from prepare.sh (kernels per program) and
-GPU_CHECK.csv from run.sh (GPU host). Prints Markdown to stdout: the 30
+GPU_CHECK.csv and GPU_CHECK.log from run.sh (GPU host; the log names the
+GPU). Prints Markdown to stdout: the 30
 PolyBench kernels first, then the other inputs.
 """
 import csv
@@ -27,11 +28,11 @@ def comments(path):
         return [l.strip("# \n") for l in f if l.startswith("#")]
 
 
-def main(time_csv, prepare_csv, check_csv):
+def main(time_csv, prepare_csv, check_csv, check_log=None):
     times = {r["program"]: r for r in rows(time_csv)}
     kernels = {(r["program"], r["size"]): r for r in rows(prepare_csv)}
     check = {(r["program"], r["size"]): r for r in rows(check_csv)}
-    with open(check_csv) as f:
+    with open(check_log or check_csv) as f:
         gpu = next((l for l in f if l.startswith("gpu:")), "gpu: ?").split(":", 1)[1].strip()
     names = sorted({p for p, _ in check})
     order = [n for n in POLYBENCH if n in names] + [n for n in names if n not in POLYBENCH]
@@ -59,4 +60,4 @@ def main(time_csv, prepare_csv, check_csv):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])
