@@ -161,6 +161,43 @@ static isl_ast_build *withIterators(isl_ast_build *build,
   return isl_ast_build_set_iterators(build, names);
 }
 
+// Every loop is generated "atomic" (one loop per band member, no
+// separation into full and partial pieces). isl 0.25's default separation
+// can lose a stride guard on a member with a non-unit coefficient and then
+// run one statement instance twice: a random scop (tests/random seed 1013)
+// did so, with its schedule legal and injective. Atomic code ran every
+// instance once there and is what PPCG generates by default too.
+static isl_schedule_node *setAtomic(isl_schedule_node *node, void *) {
+  if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
+    return node;
+  isl_size n = isl_schedule_node_band_n_member(node);
+  for (isl_size i = 0; i < n; ++i)
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, i,
+                                                           isl_ast_loop_atomic);
+  return node;
+}
+
+/// `{ [i0, ..., i(n-1)] -> atomic[d] }` for every dimension d of the
+/// range of `schedule` (all its maps have the same range dimension).
+static isl_union_map *atomicOptions(isl_union_map *schedule) {
+  isl_ctx *ctx = isl_union_map_get_ctx(schedule);
+  isl_size dims = 0;
+  isl_map_list *maps = isl_union_map_get_map_list(schedule);
+  if (isl_map_list_n_map(maps) > 0) {
+    isl_map *first = isl_map_list_get_at(maps, 0);
+    dims = isl_map_dim(first, isl_dim_out);
+    isl_map_free(first);
+  }
+  isl_map_list_free(maps);
+  std::string tuple;
+  for (isl_size d = 0; d < dims; ++d)
+    tuple += (d ? ", i" : "i") + std::to_string(d);
+  std::string text = "{ ";
+  for (isl_size d = 0; d < dims; ++d)
+    text += (d ? "; [" : "[") + tuple + "] -> atomic[" + std::to_string(d) + "]";
+  return isl_union_map_read_from_str(ctx, (text + " }").c_str());
+}
+
 isl::ast_node buildAstFromMap(const isl::set &context,
                               const isl::union_map &schedule,
                               const std::string &iteratorPrefix) {
@@ -175,6 +212,7 @@ isl::ast_node buildAstFromMap(const isl::set &context,
       isl_union_map_align_params(schedule.copy(), params);
   isl_ast_build *build = isl_ast_build_from_context(alignedContext);
   build = withIterators(build, iteratorPrefix);
+  build = isl_ast_build_set_options(build, atomicOptions(alignedSchedule));
   isl_ast_node *node =
       isl_ast_build_node_from_schedule_map(build, alignedSchedule);
   isl_ast_build_free(build);
@@ -224,6 +262,8 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
   isl_ast_build *build = isl_ast_build_from_context(
       isl_set_align_params(context.copy(), isl_space_copy(params)));
   isl_schedule *aligned = isl_schedule_align_params(schedule.copy(), params);
+  aligned = isl_schedule_map_schedule_node_bottom_up(aligned, &setAtomic,
+                                                     nullptr);
   build = withIterators(build, iteratorPrefix);
   MarkCallback callback{onMark, nullptr};
   build = isl_ast_build_set_after_each_mark(build, &afterMark, &callback);

@@ -129,6 +129,10 @@ class MinMax:
 class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
+        # Constructs added later (if/else, blocks at the top level) draw from
+        # a second stream: the rest of each program stays what earlier
+        # versions generated for the same seed.
+        self.r2 = random.Random(seed * 7919 + 17)
         self.seed = seed
 
     def chance(self, p):
@@ -419,6 +423,10 @@ class Gen:
                 if self.chance(0.2):
                     res.append(ind2 + "if (%s)" % self.condition(env, lv))
                     res.append(ind2 + "  " + s + ";")
+                    if self.r2.random() < 0.3:
+                        res.append(ind2 + "else")
+                        res.append(ind2 + "  " + self.second(
+                            lambda: self.statement(env, lv)) + ";")
                 else:
                     res.append(ind2 + s + ";")
                 return res
@@ -440,12 +448,38 @@ class Gen:
             self.temps.remove(temp)
         return lines
 
+    def second(self, make):
+        """`make()` with the second random stream."""
+        main, self.r = self.r, self.r2
+        try:
+            return make()
+        finally:
+            self.r = main
+
+    def top_level_extra(self):
+        """Sometimes an if/else on a parameter or a block of two statements
+        at the top level of the scop (each takes several positions of the
+        original schedule)."""
+        k = self.r2.random()
+        if k >= 0.3:
+            return []
+        env = self.penv()
+        s1, s2 = [self.second(lambda: "%s = %s;" % (
+            self.ref(env, []), self.rhs_assign(env, [], None))) for _ in range(2)]
+        if k < 0.15:
+            p = self.r2.choice(["n", "m"])
+            bound = self.r2.randint(self.pval[p] - 2, self.pval[p] + 1)
+            return ["  if (%s > %d)" % (p, bound), "    " + s1, "  else",
+                    "    " + s2]
+        return ["  {", "    " + s1, "    " + s2, "  }"]
+
     def scop(self):
         lines = []
         for idx in range(self.r.randint(1, 3)):
             if self.chance(0.15):
                 lines.append("  %s = %s;" % (self.ref(self.penv(), []),
                                              self.rhs_assign(self.penv(), [], None)))
+            lines += self.top_level_extra()
             lines += self.nest(idx, "  ")
         return lines
 
