@@ -24,7 +24,17 @@ ElementRange rangeOf(const isl::set &elements, const isl::set &context) {
   isl::pw_multi_aff last = elements.lexmax_pw_multi_aff();
   for (unsigned d = 0; d < rank; ++d) {
     range.first.push_back(totalOn(first.at(d), context));
-    range.last.push_back(totalOn(last.at(d), context));
+    isl::pw_aff total = totalOn(last.at(d), context);
+    // Where `elements` is empty (e.g. written only under an `if` on the
+    // parameters), first is (0, ..., 0) and last (0, ..., 0, -1): an empty
+    // linear range, so nothing is copied.
+    if (d + 1 == rank) {
+      isl::set empty = total.domain().subtract(last.at(d).domain());
+      if (!empty.is_empty())
+        total = total.union_add(isl::manage(isl_pw_aff_val_on_domain(
+            empty.release(), isl_val_negone(context.ctx().get()))));
+    }
+    range.last.push_back(total);
   }
   return range;
 }
