@@ -23,10 +23,8 @@
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
-#include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -382,13 +380,11 @@ int runDriver(int argc, const char **argv) {
   }
   IslContext isl;
   ParsedInput input;
-  auto parseStart = std::chrono::steady_clock::now();
-  bool ok = parseInput(options.input, frontend, isl.get(), input);
-  if (options.verbose)
-    llvm::errs() << "polycuda: " << options.input << ": stage parse took "
-                 << llvm::format("%.1f", std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - parseStart).count())
-                 << " ms\n";
+  bool ok;
+  {
+    StageTimer timer(options.verbose, options.input + ": stage parse");
+    ok = parseInput(options.input, frontend, isl.get(), input);
+  }
   if (options.verify)
     return ok ? 0 : 1;
   if (!ok)

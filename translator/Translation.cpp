@@ -30,26 +30,6 @@ std::string scheduleYaml(const isl::schedule &schedule) {
 
 namespace {
 
-/// Prints how long the enclosing scope took, with -v.
-class StageTimer {
-public:
-  StageTimer(bool verbose, std::string what)
-      : verbose(verbose), what(std::move(what)),
-        start(std::chrono::steady_clock::now()) {}
-  ~StageTimer() {
-    if (verbose)
-      llvm::errs() << "polycuda: " << what << " took "
-                   << llvm::format("%.1f", std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start).count())
-                   << " ms\n";
-  }
-
-private:
-  bool verbose;
-  std::string what;
-  std::chrono::steady_clock::time_point start;
-};
-
 bool matchesNumbered(const std::vector<std::string> &names,
                      const std::string &prefix) {
   std::regex pattern(prefix + "[0-9]+");
@@ -129,6 +109,14 @@ void chooseIndexSetSplit(ScopRegion &region,
 }
 
 } // namespace
+
+StageTimer::~StageTimer() {
+  if (verbose)
+    llvm::errs() << "polycuda: " << what << " took "
+                 << llvm::format("%.1f", std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start).count())
+                 << " ms\n";
+}
 
 bool translate(ParsedInput &input, const TranslationOptions &options,
                Translation &result) {

@@ -14,6 +14,7 @@
 #include "ScalarExpansion.h"
 #include "ScopBuilder.h"
 
+#include <chrono>
 #include <deque>
 #include <string>
 #include <vector>
@@ -47,6 +48,21 @@ struct Translation {
   std::string text;     ///< the output file (CUDA: the .cu file)
   std::string hostText; ///< CUDA: the host file, C (see printCudaFiles)
   std::string clText;   ///< the kernels alone (emitCl)
+};
+
+/// With -v, prints "polycuda: <what> took <ms> ms" when the enclosing scope
+/// ends.
+class StageTimer {
+public:
+  StageTimer(bool verbose, std::string what)
+      : verbose(verbose), what(std::move(what)),
+        start(std::chrono::steady_clock::now()) {}
+  ~StageTimer();
+
+private:
+  bool verbose;
+  std::string what;
+  std::chrono::steady_clock::time_point start;
 };
 
 /// Translates every scop of `input` (whose Scops it may transform). Returns
