@@ -179,6 +179,6 @@ echo "$summary"
 if [ $rc -ne 0 ]; then
   echo "failing seeds:"
   awk '$3 == "fail" { $3 = ""; print "  seed " $0 }' "$work/results.txt" | sort -n -k2
-  echo "(programs and logs under $work/failures/; reproduce one with: $(dirname "$self")/generate.py SEED x.c)"
+  echo "(programs and logs under $work/failures/; reproduce one with: tests/random/generate.py SEED x.c (from the repository root))"
 fi
 exit $rc
