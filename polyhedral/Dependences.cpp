@@ -12,6 +12,7 @@
 
 #include <isl/ctx.h>
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 
@@ -43,11 +44,19 @@ isl::union_map computeTagged(const isl::union_map &sinks,
 
 } // namespace
 
-static Dependences computeUnbounded(const Scop &scop);
-static Dependences computeOnce(const Scop &scop);
+/// The flow dependences and live-in reads of array `array` alone, without
+/// a budget.
+static Dependences computeFlow(const Scop &scop, unsigned array);
+/// Adds the anti and output dependences of array `array` to `deps`.
+static void computeAntiOutput(const Scop &scop, unsigned array,
+                              Dependences &deps);
 
 isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
                            unsigned array) {
+  // The array's own part, when `deps` are the scop's current dependences.
+  auto part = scop.dependenceCache.find(array);
+  if (deps.complete && part != scop.dependenceCache.end())
+    return part->second->flow;
   isl::union_map result = isl::union_map::empty(scop.ctx);
   for (const isl::map &map : mapsOf(deps.taggedFlow)) {
     isl_map *source = isl_set_unwrap(isl_map_domain(map.copy()));
@@ -63,6 +72,75 @@ isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
   return result;
 }
 
+namespace {
+
+/// The maps of `relation` whose statements (tuple names of the domain and
+/// range, or of the wrapped domains' domains when tagged) pass `keep`.
+isl::union_map filterStatements(
+    const isl::union_map &relation, bool tagged,
+    const std::function<bool(const std::string &, const std::string &)>
+        &keep) {
+  isl::union_map result = isl::union_map::empty(relation.ctx());
+  for (const isl::map &map : mapsOf(relation)) {
+    isl_space *space = isl_map_get_space(map.get());
+    if (tagged) {
+      isl_space *domain = isl_space_domain(isl_space_copy(space));
+      isl_space *range = isl_space_range(space);
+      domain = isl_space_unwrap(domain);
+      bool hasRange = isl_space_is_wrapping(range);
+      range = hasRange ? isl_space_unwrap(range) : range;
+      std::string from = isl_space_get_tuple_name(domain, isl_dim_in);
+      std::string to =
+          hasRange ? isl_space_get_tuple_name(range, isl_dim_in) : from;
+      isl_space_free(domain);
+      isl_space_free(range);
+      if (keep(from, to))
+        result = result.unite(isl::union_map(map));
+      continue;
+    }
+    std::string from = isl_space_get_tuple_name(space, isl_dim_in);
+    std::string to = isl_space_get_tuple_name(space, isl_dim_out);
+    isl_space_free(space);
+    if (keep(from, to))
+      result = result.unite(isl::union_map(map));
+  }
+  return result;
+}
+
+} // namespace
+
+Dependences restrictToStatements(const Dependences &deps,
+                                 const std::set<std::string> &statements) {
+  auto both = [&](const std::string &from, const std::string &to) {
+    return statements.count(from) && statements.count(to);
+  };
+  Dependences result = deps;
+  result.flow = filterStatements(deps.flow, false, both);
+  result.anti = filterStatements(deps.anti, false, both);
+  result.output = filterStatements(deps.output, false, both);
+  result.taggedFlow = filterStatements(deps.taggedFlow, true, both);
+  result.taggedLiveIn = filterStatements(deps.taggedLiveIn, true, both);
+  result.liveIn = result.taggedLiveIn.range();
+  return result;
+}
+
+Dependences expandAlongLoops(const Dependences &deps, unsigned depth) {
+  auto sameIterations = [depth](const isl::union_map &relation) {
+    isl::union_map result = isl::union_map::empty(relation.ctx());
+    for (const isl::map &map : mapsOf(relation)) {
+      isl_map *raw = map.copy();
+      for (unsigned d = 0; d < depth; ++d)
+        raw = isl_map_equate(raw, isl_dim_in, d, isl_dim_out, d);
+      result = result.unite(isl::union_map(isl::manage(raw)));
+    }
+    return result;
+  };
+  Dependences result = deps;
+  result.anti = sameIterations(deps.anti);
+  result.output = sameIterations(deps.output);
+  return result;
+}
+
 static Dependences incomplete(const Scop &scop) {
   Dependences deps;
   deps.complete = false;
@@ -73,61 +151,118 @@ static Dependences incomplete(const Scop &scop) {
   return deps;
 }
 
-static Dependences computeOnce(const Scop &scop) {
+Dependences computeDependences(const Scop &scop) {
+  std::vector<unsigned> all(scop.arrays.size());
+  for (unsigned a = 0; a < all.size(); ++a)
+    all[a] = a;
+  return computeDependences(scop, all);
+}
+
+Dependences computeDependences(const Scop &scop,
+                               const std::vector<unsigned> &arrays,
+                               bool flowOnly) {
   if (scop.dependenceBudgetExceeded)
     return incomplete(scop);
+  bool exceeded = false;
   {
+    // One budget for the parts this call computes.
     OperationLimit limit(scop.ctx, kDependenceOperationLimit);
     try {
-      return computeUnbounded(scop);
+      for (unsigned a : arrays) {
+        auto cached = scop.dependenceCache.find(a);
+        if (cached == scop.dependenceCache.end()) {
+          Dependences part = computeFlow(scop, a);
+          if (!flowOnly)
+            computeAntiOutput(scop, a, part);
+          scop.dependenceCache[a] = std::make_shared<const Dependences>(part);
+        } else if (!flowOnly && !cached->second->hasAntiOutput) {
+          Dependences part = *cached->second;
+          computeAntiOutput(scop, a, part);
+          cached->second = std::make_shared<const Dependences>(part);
+        }
+      }
     } catch (const isl::exception_quota &) {
-      // Fall through: the limit must be lifted before anything else is
-      // computed with this context.
+      // The limit must be lifted before anything else is computed with
+      // this context, so the fallback is built below.
+      exceeded = true;
     }
   }
-  scop.dependenceBudgetExceeded = true;
-  return incomplete(scop);
+  if (exceeded) {
+    scop.dependenceBudgetExceeded = true;
+    return incomplete(scop);
+  }
+  Dependences deps;
+  isl::union_map empty = isl::union_map::empty(scop.ctx);
+  deps.flow = deps.anti = deps.output = deps.taggedFlow = deps.taggedLiveIn =
+      empty;
+  deps.liveIn = isl::union_set::empty(scop.ctx);
+  for (unsigned a : arrays) {
+    const Dependences &part = *scop.dependenceCache.at(a);
+    deps.flow = deps.flow.unite(part.flow);
+    deps.anti = deps.anti.unite(part.anti);
+    deps.output = deps.output.unite(part.output);
+    deps.taggedFlow = deps.taggedFlow.unite(part.taggedFlow);
+    deps.liveIn = deps.liveIn.unite(part.liveIn);
+    deps.taggedLiveIn = deps.taggedLiveIn.unite(part.taggedLiveIn);
+  }
+  // Not coalesced: the result of coalescing depends on the order of the
+  // disjuncts, and isl's scheduler is very sensitive to it (one order made
+  // heat-3d's schedule take 20 times as long); the parts as isl's dataflow
+  // analysis returns them schedule as fast as the best order did.
+  return deps;
 }
 
-Dependences computeDependences(const Scop &scop) {
-  if (!scop.dependenceCache)
-    scop.dependenceCache = std::make_shared<const Dependences>(computeOnce(scop));
-  return *scop.dependenceCache;
-}
-
-static Dependences computeUnbounded(const Scop &scop) {
-  isl::union_map taggedReads = scop.taggedAccesses(true, false, false);
-  isl::union_map taggedMust = scop.taggedAccesses(false, true, false);
-  isl::union_map taggedMay = scop.taggedAccesses(false, false, true);
+static Dependences computeFlow(const Scop &scop, unsigned array) {
+  int a = array;
+  isl::union_map taggedReads = scop.taggedAccesses(true, false, false, a);
+  isl::union_map taggedMust = scop.taggedAccesses(false, true, false, a);
+  isl::union_map taggedMay = scop.taggedAccesses(false, false, true, a);
   isl::union_map taggedWrites = taggedMust.unite(taggedMay);
+  Dependences deps;
+  deps.hasAntiOutput = false;
+  isl::union_map empty = isl::union_map::empty(scop.ctx);
+  deps.anti = deps.output = empty;
+  if (taggedWrites.is_empty()) {
+    // Read-only: no dependences, every read is live-in.
+    deps.flow = deps.taggedFlow = empty;
+    deps.taggedLiveIn = taggedReads;
+    deps.liveIn = taggedReads.range();
+    return deps;
+  }
 
   // Tag the schedule too: { [S[i] -> ref[]] -> [t] }.
   isl::union_map tagDomains = taggedReads.unite(taggedWrites).domain().unwrap();
   isl::union_map taggedSchedule =
       tagDomains.domain_map().apply_range(scop.originalSchedule);
 
-  Dependences deps;
   isl::union_map unread;
   deps.taggedFlow = computeTagged(taggedReads, taggedMust, taggedMay,
                                   taggedSchedule, &unread);
   deps.liveIn = unread.range();
   deps.taggedLiveIn = unread;
-  deps.flow = untag(deps.taggedFlow);
+  deps.flow = untag(deps.taggedFlow).intersect_params(scop.context);
+  return deps;
+}
 
+static void computeAntiOutput(const Scop &scop, unsigned array,
+                              Dependences &deps) {
   // Memory-based WAR and WAW: every earlier access is a source, so all of
   // them are may sources (must sources would kill older ones). Untagged:
   // the report and the scheduler need only statement instances, and one
   // access relation per statement is much cheaper than one per reference.
+  int a = array;
   isl::union_map empty = isl::union_map::empty(scop.ctx);
-  isl::union_map reads = scop.accesses(true, false, false);
-  isl::union_map writes = scop.accesses(false, true, true);
-  deps.anti = computeTagged(writes, empty, reads, scop.originalSchedule);
-  deps.output = computeTagged(writes, empty, writes, scop.originalSchedule);
-  isl::set context = scop.context;
-  deps.flow = deps.flow.intersect_params(context).coalesce();
-  deps.anti = deps.anti.intersect_params(context).coalesce();
-  deps.output = deps.output.intersect_params(context).coalesce();
-  return deps;
+  isl::union_map reads = scop.accesses(true, false, false, a);
+  isl::union_map writes = scop.accesses(false, true, true, a);
+  deps.hasAntiOutput = true;
+  if (writes.is_empty()) {
+    deps.anti = deps.output = empty;
+    return;
+  }
+  deps.anti = computeTagged(writes, empty, reads, scop.originalSchedule)
+                  .intersect_params(scop.context);
+  deps.output = computeTagged(writes, empty, writes, scop.originalSchedule)
+                    .intersect_params(scop.context);
 }
 
 } // namespace polycuda::polyhedral

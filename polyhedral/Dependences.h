@@ -11,6 +11,10 @@
 
 #include "Scop.h"
 
+#include <set>
+#include <string>
+#include <vector>
+
 namespace polycuda::polyhedral {
 
 /// The dependences of one scop. Each relation is `{ S[i] -> T[j] }` with the
@@ -30,23 +34,46 @@ struct Dependences {
   /// empty and meaningless, and the scop must keep its original order with
   /// nothing run in parallel.
   bool complete = true;
+  /// False only for parts of Scop::dependenceCache computed without the
+  /// anti and output dependences (computeDependences' `flowOnly`).
+  bool hasAntiOutput = true;
 
   /// flow ∪ anti ∪ output: everything a legal schedule must respect.
   isl::union_map all() const { return flow.unite(anti).unite(output); }
 };
 
 /// Flow dependences `{ S[i] -> T[j] }` whose source reference writes array
-/// `array` (from the tagged flow).
+/// `array` (from the tagged flow). `deps` must be the scop's current
+/// dependences (computeDependences), whose per-array part is then used.
 isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
                            unsigned array);
+
+/// `deps` without the dependences from or to instances of statements
+/// outside `statements`: the dependences through the accesses of those
+/// statements alone, when they get an array of their own.
+Dependences restrictToStatements(const Dependences &deps,
+                                 const std::set<std::string> &statements);
+
+/// `deps` of a scalar whose flow dependences all stay within iterations of
+/// the `depth` loops around its accesses, once it is expanded along them:
+/// the flow is unchanged (each read's last writer already wrote the element
+/// of its iteration), and the memory-based WAR and WAW relations keep the
+/// pairs of one iteration, which are those that share an element now.
+Dependences expandAlongLoops(const Dependences &deps, unsigned depth);
 
 /// isl operations the dataflow analysis may spend on one scop.
 inline constexpr unsigned long kDependenceOperationLimit = 2000000;
 
 /// Computes the dependences of `scop` with isl's dataflow analysis; see
-/// Dependences::complete for what happens when it exceeds its budget. The
-/// result is kept in Scop::dependenceCache for the next call.
+/// Dependences::complete for what happens when it exceeds its budget. Each
+/// array's part is kept in Scop::dependenceCache for the next call.
 Dependences computeDependences(const Scop &scop);
+/// The same, for the accesses to `arrays` only; with `flowOnly`, the anti
+/// and output dependences are left out (and computed by a later call that
+/// needs them, from the accesses as they are then).
+Dependences computeDependences(const Scop &scop,
+                               const std::vector<unsigned> &arrays,
+                               bool flowOnly = false);
 
 } // namespace polycuda::polyhedral
 

@@ -145,6 +145,7 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
   const Dependences original = computeDependences(scop);
   if (!original.complete)
     return report;
+  const auto originalParts = scop.dependenceCache;
   std::map<std::string, isl::map> rename;
   std::map<std::string, std::string> origin;
   std::map<std::string, size_t> refs;
@@ -225,7 +226,9 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
           renameTags(map, from, piece.name, refs.at(from)));
     }
     deps = renameDependences(original, all, allTagged);
-    scop.dependenceCache = std::make_shared<const Dependences>(deps);
+    for (auto &[array, part] : originalParts)
+      scop.dependenceCache[array] = std::make_shared<const Dependences>(
+          renameDependences(*part, all, allTagged));
   }
   return report;
 }

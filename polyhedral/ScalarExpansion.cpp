@@ -80,9 +80,9 @@ void renameRefs(const ExprPtr &expr, const std::string &from,
 
 /// Statement-level flow dependences `(source, sink)` on array `a`.
 std::vector<std::pair<std::string, std::string>>
-flowEdgesOn(const Scop &scop, const Dependences &deps, unsigned a) {
+flowEdgesOn(const Scop &scop, unsigned a) {
   std::vector<std::pair<std::string, std::string>> edges;
-  for (const isl::map &map : mapsOf(flowOnArray(scop, deps, a)))
+  for (const isl::map &map : mapsOf(scop.dependenceCache.at(a)->flow))
     edges.push_back({isl_map_get_tuple_name(map.get(), isl_dim_in),
                      isl_map_get_tuple_name(map.get(), isl_dim_out)});
   return edges;
@@ -93,8 +93,7 @@ flowEdgesOn(const Scop &scop, const Dependences &deps, unsigned a) {
 /// reaches). Values never cross webs, so each web may use its own variable;
 /// each then privatizes on its own loops. The web that reads the value from
 /// before the scop keeps the original variable.
-void splitLiveRanges(Scop &scop, const Dependences &deps,
-                     const isl::union_map &liveIn) {
+void splitLiveRanges(Scop &scop, const isl::union_map &liveIn) {
   unsigned count = scop.arrays.size();
   for (unsigned a = 0; a < count; ++a) {
     if (scop.arrays[a].rank() != 0 || !scop.arrays[a].isWritten ||
@@ -109,12 +108,21 @@ void splitLiveRanges(Scop &scop, const Dependences &deps,
       for (const Access &access : stmt.accesses)
         if (access.array == a)
           parent[stmt.name] = stmt.name;
-    for (auto &[from, to] : flowEdgesOn(scop, deps, a))
+    for (auto &[from, to] : flowEdgesOn(scop, a))
       if (parent.count(from) && parent.count(to))
         parent[find(from)] = find(to);
+    // Webs in the order of their first statement, whatever the order in
+    // which isl lists the dependences: the new variables' names are stable.
+    std::vector<std::string> roots;
     std::map<std::string, std::vector<std::string>> webs;
-    for (auto &[name, p] : parent)
-      webs[find(name)].push_back(name);
+    for (const Statement &stmt : scop.statements) {
+      if (!parent.count(stmt.name))
+        continue;
+      std::vector<std::string> &web = webs[find(stmt.name)];
+      if (web.empty())
+        roots.push_back(find(stmt.name));
+      web.push_back(stmt.name);
+    }
     if (webs.size() < 2)
       continue;
     // The web with a live-in read keeps the variable.
@@ -126,8 +134,11 @@ void splitLiveRanges(Scop &scop, const Dependences &deps,
         liveInStmts.insert(isl_map_get_tuple_name(reader, isl_dim_in));
       isl_map_free(reader);
     }
+    // The dependences split with the accesses: values never cross webs.
+    std::shared_ptr<const Dependences> before = scop.dependenceCache.at(a);
     unsigned suffix = 0;
-    for (auto &[root, members] : webs) {
+    for (const std::string &root : roots) {
+      const std::vector<std::string> &members = webs.at(root);
       bool keeps = false;
       for (const std::string &m : members)
         keeps |= liveInStmts.count(m) > 0;
@@ -142,6 +153,8 @@ void splitLiveRanges(Scop &scop, const Dependences &deps,
       copy.isLocal = true;
       unsigned id = scop.arrays.size();
       scop.arrays.push_back(copy);
+      scop.dependenceCache[id] = std::make_shared<const Dependences>(
+          restrictToStatements(*before, {members.begin(), members.end()}));
       for (Statement &stmt : scop.statements) {
         if (std::find(members.begin(), members.end(), stmt.name) ==
             members.end())
@@ -157,6 +170,13 @@ void splitLiveRanges(Scop &scop, const Dependences &deps,
         renameRefs(stmt.rhs, scop.arrays[a].name, name);
       }
     }
+    std::set<std::string> keeping;
+    for (const Statement &stmt : scop.statements)
+      for (const Access &access : stmt.accesses)
+        if (access.array == a)
+          keeping.insert(stmt.name);
+    scop.dependenceCache[a] = std::make_shared<const Dependences>(
+        restrictToStatements(*before, keeping));
   }
 }
 
@@ -164,19 +184,22 @@ void splitLiveRanges(Scop &scop, const Dependences &deps,
 
 std::vector<ScalarExpansion> expandScalars(Scop &scop) {
   std::vector<ScalarExpansion> result;
-  bool anyCandidate = false;
-  for (const Array &array : scop.arrays)
-    anyCandidate |= array.rank() == 0 && array.isWritten;
-  if (!anyCandidate)
+  // Only the scalars' dependences matter here.
+  std::vector<unsigned> candidates;
+  for (unsigned a = 0; a < scop.arrays.size(); ++a)
+    if (scop.arrays[a].rank() == 0 && scop.arrays[a].isWritten)
+      candidates.push_back(a);
+  if (candidates.empty())
     return result;
-  Dependences deps = computeDependences(scop);
+  // The flow decides everything here; the anti and output dependences of
+  // the scalars that are renamed or expanded are cheaper to compute
+  // afterwards, from their new accesses.
+  Dependences deps = computeDependences(scop, candidates, /*flowOnly=*/true);
   if (!deps.complete)
     return result;
   // Reads without a writer in the scop: { [S[i] -> ref[]] -> A[] }.
   const isl::union_map &liveIn = deps.taggedLiveIn;
-  size_t arrays = scop.arrays.size();
-  splitLiveRanges(scop, deps, liveIn);
-  bool changed = scop.arrays.size() != arrays;
+  splitLiveRanges(scop, liveIn);
 
   for (unsigned a = 0; a < scop.arrays.size(); ++a) {
     Array &array = scop.arrays[a];
@@ -205,7 +228,7 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
     } else if (shared == 0) {
       record.reason = "its accesses share no loop";
     } else {
-      isl::union_map scalarFlow = flowOnArray(scop, deps, a);
+      const isl::union_map &scalarFlow = scop.dependenceCache.at(a)->flow;
       unsigned depth = shared;
       while (depth > 0 && !isWithinIterations(scalarFlow, depth))
         --depth;
@@ -242,6 +265,8 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
         }
         array.extents = extents;
         array.isLocal = true;
+        scop.dependenceCache[a] = std::make_shared<const Dependences>(
+            expandAlongLoops(*scop.dependenceCache.at(a), depth));
         for (Statement *stmt : stmts) {
           std::vector<std::string> its(stmt->iterators.begin(),
                                        stmt->iterators.begin() + depth);
@@ -269,10 +294,6 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
     }
     result.push_back(record);
   }
-  for (const ScalarExpansion &record : result)
-    changed |= record.depth > 0;
-  if (changed)
-    scop.invalidateDependences();
   return result;
 }
 

@@ -168,9 +168,8 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
   isl_options_set_schedule_max_coefficient(ctx.get(), 20);
   isl_options_set_schedule_max_constant_term(ctx.get(), 20);
 
-  // Fewer disjuncts, fewer Farkas constraints: the same relation, so the
-  // same schedule, found faster (adi: about a third of the time).
-  isl::union_map all = deps.all().coalesce();
+  // Not coalesced (see computeDependences).
+  isl::union_map all = deps.all();
   isl_schedule_constraints *sc = isl_schedule_constraints_on_domain(
       scop.domain().release());
   sc = isl_schedule_constraints_set_context(sc, scop.context.copy());

@@ -58,19 +58,20 @@ static bool isSelected(Access::Kind kind, bool reads, bool mustWrites,
   return false;
 }
 
-isl::union_map Scop::accesses(bool reads, bool mustWrites,
-                              bool mayWrites) const {
+isl::union_map Scop::accesses(bool reads, bool mustWrites, bool mayWrites,
+                              int array) const {
   isl::union_map result = isl::union_map::empty(ctx);
   for (const Statement &stmt : statements)
     for (const Access &access : stmt.accesses)
-      if (isSelected(access.kind, reads, mustWrites, mayWrites))
+      if (isSelected(access.kind, reads, mustWrites, mayWrites) &&
+          (array < 0 || access.array == unsigned(array)))
         result = result.unite(
             isl::union_map(access.relation.intersect_domain(stmt.domain)));
   return result.intersect_params(context);
 }
 
 isl::union_map Scop::taggedAccesses(bool reads, bool mustWrites,
-                                    bool mayWrites) const {
+                                    bool mayWrites, int array) const {
   isl::union_map result = isl::union_map::empty(ctx);
   for (const Statement &stmt : statements) {
     // References of one statement with the same kind and relation give the
@@ -78,7 +79,8 @@ isl::union_map Scop::taggedAccesses(bool reads, bool mustWrites,
     std::set<std::pair<int, std::string>> seen;
     for (size_t i = 0; i < stmt.accesses.size(); ++i) {
       const Access &access = stmt.accesses[i];
-      if (!isSelected(access.kind, reads, mustWrites, mayWrites))
+      if (!isSelected(access.kind, reads, mustWrites, mayWrites) ||
+          (array >= 0 && access.array != unsigned(array)))
         continue;
       if (!seen.insert({(int)access.kind, toString(access.relation)}).second)
         continue;

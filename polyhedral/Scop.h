@@ -12,6 +12,7 @@
 
 #include <isl/cpp.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,22 +138,30 @@ struct Scop {
   /// Set once the dependence analysis of this scop ran out of its budget,
   /// so that later stages do not spend it again.
   mutable bool dependenceBudgetExceeded = false;
-  /// The dependences of the statements as they are now (computed once by
-  /// computeDependences); whoever changes statements, accesses or the
-  /// original schedule must call invalidateDependences().
-  mutable std::shared_ptr<const Dependences> dependenceCache;
-  void invalidateDependences() const { dependenceCache.reset(); }
+  /// The dependences of the statements as they are now, one part per array
+  /// (accesses to different arrays never depend on each other), each
+  /// computed once by computeDependences. Whoever changes the statements or
+  /// the original schedule must call invalidateDependences(); whoever
+  /// changes only the accesses to one array, invalidateDependences(array).
+  mutable std::map<unsigned, std::shared_ptr<const Dependences>>
+      dependenceCache;
+  void invalidateDependences() const { dependenceCache.clear(); }
+  void invalidateDependences(unsigned array) const {
+    dependenceCache.erase(array);
+  }
 
   explicit Scop(isl::ctx ctx) : ctx(ctx) {}
 
   /// Union of all statement domains, intersected with the context.
   isl::union_set domain() const;
-  /// `{ S[i] -> A[a] }` of all accesses of the given kinds.
-  isl::union_map accesses(bool reads, bool mustWrites, bool mayWrites) const;
+  /// `{ S[i] -> A[a] }` of all accesses of the given kinds (to array
+  /// `array` only, unless it is negative).
+  isl::union_map accesses(bool reads, bool mustWrites, bool mayWrites,
+                          int array = -1) const;
   /// `{ [S[i] -> ref[]] -> A[a] }`: accesses tagged with a reference id so
   /// that dependences can be traced back to references.
-  isl::union_map taggedAccesses(bool reads, bool mustWrites,
-                                bool mayWrites) const;
+  isl::union_map taggedAccesses(bool reads, bool mustWrites, bool mayWrites,
+                                int array = -1) const;
   const Statement *findStatement(const std::string &name) const;
   int findArray(const std::string &name) const;
   /// A human readable dump of the model, for --dump-after=scop.
