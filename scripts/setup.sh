@@ -5,7 +5,7 @@ set -euo pipefail
 LLVM_VERSION=14
 packages=(
   build-essential cmake pkg-config python3 python3-jsonschema
-  libisl-dev libgmp-dev
+  libisl-dev libgmp-dev libmimalloc-dev
   "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VERSION}"
   libgtest-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
