@@ -12,7 +12,15 @@
 #include "IslExtras.h"
 
 #include <isl/ast_build.h>
+#include <isl/ctx.h>
+#include <isl/options.h>
 #include <isl/schedule_node.h>
+
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <utility>
 
 namespace polycuda::polyhedral {
 
@@ -93,16 +101,89 @@ std::string parallelMark(const std::string &iterator) {
 
 void generateGpuAsts(GpuProgram &program) {
   const Scop &scop = *program.scop;
-  // Coalesced, the schedule has fewer pieces to separate: the same code,
+  // Kernel ASTs are independent of each other and of the host AST, and
+  // generating them is a good part of the translation time: a second
+  // thread builds about half of them while this one builds the rest and
+  // the host AST. It works in an isl context of its own (isl contexts are
+  // not shared between threads), so its kernels' schedules and contexts
+  // travel as text; their ASTs stay in that context, which the program
+  // keeps (GpuProgram::astContext) for as long as it prints them.
+  // Coalesced, a schedule has fewer pieces to separate: the same code,
   // generated faster (adi's kernels: about a quarter of the time).
-  for (Kernel &kernel : program.kernels)
-    kernel.ast = buildAstFromMap(kernel.context, kernel.schedule.coalesce(),
-                                 program.names.kernelIterator);
+  std::vector<Kernel *> here, there;
+  {
+    // Largest first, each to the thread with less work; the host AST
+    // counts as much as the largest kernel.
+    std::vector<Kernel *> order;
+    for (Kernel &kernel : program.kernels)
+      order.push_back(&kernel);
+    std::stable_sort(order.begin(), order.end(), [](Kernel *a, Kernel *b) {
+      return a->statements.size() > b->statements.size();
+    });
+    size_t hereWork = order.empty() ? 0 : order.front()->statements.size();
+    size_t thereWork = 0;
+    for (Kernel *kernel : order) {
+      bool toThere = order.size() > 1 && thereWork < hereWork;
+      (toThere ? there : here).push_back(kernel);
+      (toThere ? thereWork : hereWork) += kernel->statements.size();
+    }
+  }
+  struct Job {
+    std::string schedule, context;
+    isl_ast_node *ast = nullptr;
+  };
+  std::vector<Job> jobs;
+  for (Kernel *kernel : there)
+    jobs.push_back({toString(kernel->schedule.coalesce()),
+                    toString(kernel->context)});
+  std::string prefix = program.names.kernelIterator;
+  unsigned long limit = isl_ctx_get_max_operations(isl::ctx(scop.ctx).get());
+  std::exception_ptr failure;
+  std::shared_ptr<isl_ctx> other;
+  std::thread worker;
+  if (!jobs.empty()) {
+    other.reset(isl_ctx_alloc(), isl_ctx_free);
+    isl_options_set_on_error(other.get(), ISL_ON_ERROR_CONTINUE);
+    worker = std::thread([&jobs, &failure, prefix, limit, ctx = other.get()] {
+      try {
+        OperationLimit bound(isl::ctx(ctx), limit);
+        for (Job &job : jobs)
+          job.ast = buildAstFromMap(isl::set(isl::ctx(ctx), job.context),
+                                    isl::union_map(isl::ctx(ctx), job.schedule),
+                                    prefix)
+                        .release();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+  }
+  // However this thread leaves (an isl error here too): the worker is
+  // joined and what it built but nobody took is freed, before `other`.
+  struct Cleanup {
+    std::thread &thread;
+    std::vector<Job> &jobs;
+    ~Cleanup() {
+      if (thread.joinable())
+        thread.join();
+      for (Job &job : jobs)
+        isl_ast_node_free(job.ast);
+    }
+  } cleanup{worker, jobs};
+  for (Kernel *kernel : here)
+    kernel->ast = buildAstFromMap(kernel->context, kernel->schedule.coalesce(),
+                                  prefix);
   program.host = buildAstFromSchedule(
       scop.context, program.schedule, program.names.hostIterator,
       [&](const isl::id &mark, const isl::ast_build &build) {
         return makeLaunch(program, mark, build);
       });
+  if (worker.joinable())
+    worker.join();
+  program.astContext = other;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    there[i]->ast = isl::manage(std::exchange(jobs[i].ast, nullptr));
+  if (failure)
+    std::rethrow_exception(failure);
 }
 
 isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,

@@ -12,6 +12,7 @@
 #include "Scop.h"
 
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,10 @@ struct GpuProgram {
   bool scheduleIsFallback = false;
   std::string fallbackReason;
   CodeNames names;
+  /// The isl context that some kernel ASTs were built in, on a second thread
+  /// (null when none were); declared before `kernels` so that it outlives
+  /// their ASTs. Nothing else lives in it: those ASTs are only printed.
+  std::shared_ptr<isl_ctx> astContext;
   /// Host AST. A kernel launch is a user node `kernelN(grid..., prefix...)`
   /// with one grid extent per mapped member, in member order, then the
   /// values of the kernel's host prefix schedule (its parameters c0, ...).
