@@ -228,7 +228,7 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
     } else if (shared == 0) {
       record.reason = "its accesses share no loop";
     } else {
-      const isl::union_map &scalarFlow = scop.dependenceCache.at(a)->flow;
+      isl::union_map scalarFlow = scop.dependenceCache.at(a)->flow;
       unsigned depth = shared;
       while (depth > 0 && !isWithinIterations(scalarFlow, depth))
         --depth;
