@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Dependences.h"
 
+#include "Check.h"
 #include "IslExtras.h"
 
 #include <isl/ctx.h>
@@ -53,23 +54,13 @@ static void computeAntiOutput(const Scop &scop, unsigned array,
 
 isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
                            unsigned array) {
-  // The array's own part, when `deps` are the scop's current dependences.
+  if (!deps.complete)
+    return isl::union_map::empty(scop.ctx);
+  // The array's own part of the scop's current dependences.
   auto part = scop.dependenceCache.find(array);
-  if (deps.complete && part != scop.dependenceCache.end())
-    return part->second->flow;
-  isl::union_map result = isl::union_map::empty(scop.ctx);
-  for (const isl::map &map : mapsOf(deps.taggedFlow)) {
-    isl_map *source = isl_set_unwrap(isl_map_domain(map.copy()));
-    std::string stmt = isl_map_get_tuple_name(source, isl_dim_in);
-    std::string ref = isl_map_get_tuple_name(source, isl_dim_out);
-    isl_map_free(source);
-    const Statement *writer = scop.findStatement(stmt);
-    unsigned index = std::stoul(ref.substr(ref.rfind("_ref") + 4));
-    if (writer && writer->accesses[index].array == array)
-      result = result.unite(isl::union_map(isl::manage(
-          isl_map_range_factor_domain(isl_map_domain_factor_domain(map.copy())))));
-  }
-  return result;
+  POLYCUDA_CHECK(part != scop.dependenceCache.end())
+      << "no dependences computed for array " << scop.arrays[array].name;
+  return part->second->flow;
 }
 
 namespace {
@@ -127,12 +118,8 @@ Dependences restrictToStatements(const Dependences &deps,
 Dependences expandAlongLoops(const Dependences &deps, unsigned depth) {
   auto sameIterations = [depth](const isl::union_map &relation) {
     isl::union_map result = isl::union_map::empty(relation.ctx());
-    for (const isl::map &map : mapsOf(relation)) {
-      isl_map *raw = map.copy();
-      for (unsigned d = 0; d < depth; ++d)
-        raw = isl_map_equate(raw, isl_dim_in, d, isl_dim_out, d);
-      result = result.unite(isl::union_map(isl::manage(raw)));
-    }
+    for (const isl::map &map : mapsOf(relation))
+      result = result.unite(isl::union_map(equateLeading(map, depth)));
     return result;
   };
   Dependences result = deps;

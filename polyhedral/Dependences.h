@@ -43,8 +43,8 @@ struct Dependences {
 };
 
 /// Flow dependences `{ S[i] -> T[j] }` whose source reference writes array
-/// `array` (from the tagged flow). `deps` must be the scop's current
-/// dependences (computeDependences), whose per-array part is then used.
+/// `array`: the array's part of Scop::dependenceCache. `deps` must be the
+/// scop's current dependences (computeDependences); empty when incomplete.
 isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
                            unsigned array);
 

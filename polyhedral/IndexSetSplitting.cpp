@@ -42,8 +42,7 @@ std::vector<isl::set> broadcastPlanes(const Statement &stmt,
     const char *to = isl_map_get_tuple_name(map.get(), isl_dim_out);
     if (!from || !to || stmt.name != from || stmt.name != to)
       continue;
-    isl::map sameOuter = isl::manage(
-        isl_map_equate(map.copy(), isl_dim_in, 0, isl_dim_out, 0));
+    isl::map sameOuter = equateLeading(map, 1);
     for (const isl::basic_map &piece : basicMapsOf(map)) {
       // Only broadcasts within one iteration of the outermost loop: those
       // carried by it are no obstacle to parallelism inside it.
@@ -225,10 +224,10 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
       allTagged = allTagged.unite(
           renameTags(map, from, piece.name, refs.at(from)));
     }
-    deps = renameDependences(original, all, allTagged);
     for (auto &[array, part] : originalParts)
       scop.dependenceCache[array] = std::make_shared<const Dependences>(
           renameDependences(*part, all, allTagged));
+    deps = computeDependences(scop);
   }
   return report;
 }

@@ -298,6 +298,13 @@ isl::map mapFromDomainAndRange(const isl::set &domain, const isl::set &range) {
   return isl::manage(isl_map_from_domain_and_range(domain.copy(), range.copy()));
 }
 
+isl::map equateLeading(const isl::map &map, unsigned n) {
+  isl_map *raw = map.copy();
+  for (unsigned d = 0; d < n; ++d)
+    raw = isl_map_equate(raw, isl_dim_in, d, isl_dim_out, d);
+  return isl::manage(raw);
+}
+
 isl::union_map flatRangeProduct(const isl::union_map &left,
                                 const isl::union_map &right) {
   return isl::manage(

@@ -95,6 +95,9 @@ isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
 isl::space namedSetSpace(isl::ctx ctx, const std::string &name, unsigned dims);
 /// `{ x -> y : x in domain and y in range }`.
 isl::map mapFromDomainAndRange(const isl::set &domain, const isl::set &range);
+/// `map` restricted to pairs whose first `n` input and output dimensions
+/// are equal (the same iteration of `n` shared loops).
+isl::map equateLeading(const isl::map &map, unsigned n);
 /// `{ x -> [a, b] : x -> [a] in left and x -> [b] in right }`.
 isl::union_map flatRangeProduct(const isl::union_map &left,
                                 const isl::union_map &right);

@@ -40,14 +40,9 @@ unsigned commonLoops(const std::vector<Statement *> &stmts) {
 
 /// `{ S[i] -> T[j] : i_0 = j_0, ..., i_{l-1} = j_{l-1} }` holds for `deps`?
 bool isWithinIterations(const isl::union_map &deps, unsigned l) {
-  for (const isl::map &map : mapsOf(deps)) {
-    isl_map *raw = map.copy();
-    for (unsigned d = 0; d < l; ++d)
-      raw = isl_map_equate(raw, isl_dim_in, d, isl_dim_out, d);
-    isl::map equal = isl::manage(raw);
-    if (!map.is_subset(equal))
+  for (const isl::map &map : mapsOf(deps))
+    if (!map.is_subset(equateLeading(map, l)))
       return false;
-  }
   return true;
 }
 
@@ -281,11 +276,9 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
                                              array.name.c_str());
             isl_space *mapSpace =
                 isl_space_map_from_domain_and_range(domainSpace, range);
-            isl_map *rel = isl_map_universe(mapSpace);
-            for (unsigned d = 0; d < depth; ++d)
-              rel = isl_map_equate(rel, isl_dim_in, d, isl_dim_out, d);
             access.relation =
-                isl::manage(rel).intersect_domain(stmt->domain);
+                equateLeading(isl::manage(isl_map_universe(mapSpace)), depth)
+                    .intersect_domain(stmt->domain);
           }
           setSubscripts(stmt->lhs, array.name, its);
           setSubscripts(stmt->rhs, array.name, its);
