@@ -71,6 +71,15 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
     for (unsigned i = 0; i < kernel.hostDepth; ++i)
       args.push_back(build.expr_from(prefix.at(i)));
   }
+  // The launch condition: the host points at which the kernel has
+  // instances. The grid extents above are only defined there, and the
+  // kernel's AST assumes them (its context); isl would otherwise have
+  // expressed the condition through the loop bounds of the subtree that the
+  // launch replaces (a skewed kernel ran where it has no instances).
+  isl::set active =
+      isl::manage(isl_set_from_union_set(hostSchedule.range().release()));
+  args.push_back(isl::manage(
+      isl_ast_build_expr_from_set(build.copy(), active.release())));
   return makeCallNode(build.ctx(), name, args);
 }
 

@@ -10,11 +10,14 @@
 #include "Scheduling.h"
 
 #include "IslExtras.h"
+#include "Isolated.h"
 
 #include <isl/ctx.h>
 #include <isl/options.h>
 #include <isl/schedule.h>
 
+#include <algorithm>
+#include <climits>
 #include <map>
 
 namespace polycuda::polyhedral {
@@ -112,7 +115,65 @@ isl::schedule_node clearCoincidence(isl::schedule_node node) {
   return node;
 }
 
+/// Largest |value| among the coefficients and the constant of `aff`.
+long maxOf(const isl::aff &aff) {
+  long most = 0;
+  auto consider = [&](isl_val *v) {
+    if (isl_val_is_int(v) == isl_bool_true) {
+      isl_val *a = isl_val_abs(v);
+      long value = isl_val_get_num_si(a);
+      // Beyond long: saturate.
+      if (isl_val_cmp_si(a, LONG_MAX / 2) > 0)
+        value = LONG_MAX / 2;
+      most = std::max(most, value);
+      isl_val_free(a);
+    } else {
+      isl_val_free(v);
+    }
+  };
+  for (isl_dim_type type : {isl_dim_in, isl_dim_param}) {
+    isl_size n = isl_aff_dim(aff.get(), type);
+    for (isl_size i = 0; i < n; ++i)
+      consider(isl_aff_get_coefficient_val(aff.get(), type, i));
+  }
+  consider(isl_aff_get_constant_val(aff.get()));
+  // A quasi-affine member divides: its divisors count too.
+  isl_size divs = isl_aff_dim(aff.get(), isl_dim_div);
+  for (isl_size i = 0; i < divs; ++i)
+    consider(isl_aff_get_denominator_val(aff.get()));
+  return most;
+}
+
+long maxCoefficientBelow(const isl::schedule_node &node) {
+  long most = 0;
+  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band) {
+    isl::multi_union_pw_aff partial =
+        node.as<isl::schedule_node_band>().get_partial_schedule();
+    auto onPwAff = [](isl_pw_aff *pa, void *user) {
+      isl_stat stat = isl_pw_aff_foreach_piece(
+          pa, +[](isl_set *set, isl_aff *aff, void *user) {
+            long &most = *static_cast<long *>(user);
+            most = std::max(most, maxOf(isl::manage(aff)));
+            isl_set_free(set);
+            return isl_stat_ok;
+          }, user);
+      isl_pw_aff_free(pa);
+      return stat;
+    };
+    for (unsigned d = 0; d < partial.size(); ++d)
+      isl_union_pw_aff_foreach_pw_aff(partial.at(d).get(), onPwAff, &most);
+  }
+  int n = isl_schedule_node_n_children(node.get());
+  for (int i = 0; i < n; ++i)
+    most = std::max(most, maxCoefficientBelow(node.child(i)));
+  return most;
+}
+
 } // namespace
+
+long maxScheduleCoefficient(const isl::schedule &schedule) {
+  return maxCoefficientBelow(schedule.get_root());
+}
 
 isl::schedule buildOriginalSchedule(const Scop &scop, const Dependences &deps) {
   isl::union_set domain = scop.domain();
@@ -176,23 +237,42 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
   sc = isl_schedule_constraints_set_validity(sc, all.copy());
   sc = isl_schedule_constraints_set_proximity(sc, all.copy());
   sc = isl_schedule_constraints_set_coincidence(sc, all.copy());
-  isl_schedule *computed = nullptr;
-  {
-    OperationLimit limit(ctx, options.maxOperations);
-    computed = isl_schedule_constraints_compute_schedule(sc);
-    if (!computed) {
-      result.usedFallback = true;
-      result.fallbackReason =
-          isl_ctx_last_error(ctx.get()) == isl_error_quota
-              ? "isl's scheduler exceeded its operation limit"
-              : "isl's scheduler failed";
-    }
-  }
-  if (!computed) {
+  // isl's operation limit does not count all of the scheduler's LP work
+  // (one program took 25 s within it): the scheduler also runs against a
+  // wall-clock deadline, in a child process, and its schedule comes back
+  // as text. A failure comes back as "!" and the reason.
+  std::optional<std::string> text = runWithDeadline(
+      [&]() -> std::string {
+        OperationLimit limit(ctx, options.maxOperations);
+        isl_schedule *computed = isl_schedule_constraints_compute_schedule(
+            isl_schedule_constraints_copy(sc));
+        if (!computed)
+          return isl_ctx_last_error(ctx.get()) == isl_error_quota
+                     ? "!isl's scheduler exceeded its operation limit"
+                     : "!isl's scheduler failed";
+        return toString(isl::manage(computed));
+      },
+      options.timeLimitMs);
+  isl_schedule_constraints_free(sc);
+  if (!text || text->empty() || (*text)[0] == '!') {
+    result.usedFallback = true;
+    result.fallbackReason =
+        text ? (text->empty() ? "isl's scheduler failed" : text->substr(1))
+             : "isl's scheduler exceeded its time limit (" +
+                   std::to_string(options.timeLimitMs) + " ms)";
     result.schedule = buildOriginalSchedule(scop, deps);
     return result;
   }
-  result.schedule = isl::manage(computed);
+  result.schedule = isl::schedule(ctx, *text);
+  long most = maxScheduleCoefficient(result.schedule);
+  if (most > kMaxScheduleCoefficient) {
+    result.schedule = buildOriginalSchedule(scop, deps);
+    result.usedFallback = true;
+    result.fallbackReason =
+        "isl's schedule has a coefficient of " + std::to_string(most) +
+        " (more than " + std::to_string(kMaxScheduleCoefficient) +
+        "): its loops would enumerate mostly empty iterations";
+  }
   return result;
 }
 

@@ -16,9 +16,19 @@
 
 namespace polycuda::polyhedral {
 
+/// Milliseconds isl's scheduler may take before the fallback is used (0:
+/// no limit). Sanitizers slow isl down several times: they get more.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr unsigned kScheduleTimeLimitMs = 15000;
+#else
+inline constexpr unsigned kScheduleTimeLimitMs = 1500;
+#endif
+
 struct SchedulingOptions {
   /// isl operations the scheduler may spend before the fallback is used.
   unsigned long maxOperations = 20000000;
+  /// Wall-clock bound of the scheduler (see kScheduleTimeLimitMs).
+  unsigned timeLimitMs = kScheduleTimeLimitMs;
   /// Skip isl's scheduler and use the original loop structure.
   bool useOriginal = false;
   /// Original order with nothing parallel (a last-resort fallback).
@@ -33,6 +43,16 @@ struct ScheduleResult {
   bool usedFallback = false;
   std::string fallbackReason;
 };
+
+/// The largest absolute value of a coefficient (of an iterator or a
+/// parameter) or constant in the band members of `schedule`.
+long maxScheduleCoefficient(const isl::schedule &schedule);
+
+/// Bound on maxScheduleCoefficient of a computed schedule. isl bounds the
+/// coefficients it chooses itself (schedule_max_coefficient), but not those
+/// of its Feautrier fallback, which were seen in the tens of thousands:
+/// index arithmetic then overflows, and loops take far longer to enumerate.
+inline constexpr long kMaxScheduleCoefficient = 64;
 
 /// Computes a legal schedule for `scop` respecting `deps`.
 ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,

@@ -4,7 +4,9 @@
 #include "Check.h"
 #include "IslExtras.h"
 
+#include <cctype>
 #include <climits>
+#include <set>
 
 #include <isl/ast.h>
 #include <isl/ast_build.h>
@@ -15,10 +17,14 @@ using polyhedral::Expr;
 
 std::string helperDefinitions(const std::string &q) {
   std::ostringstream os;
-  os << q << " int " << kFloorDiv << "(int n, int d) {\n"
+  const std::string t = kIndexType;
+  os << q << " " << t << " " << kFloorDiv << "(" << t << " n, " << t
+     << " d) {\n"
      << "  return n >= 0 ? n / d : -((-n + d - 1) / d);\n}\n"
-     << q << " int " << kMin << "(int a, int b) { return a < b ? a : b; }\n"
-     << q << " int " << kMax << "(int a, int b) { return a > b ? a : b; }\n";
+     << q << " " << t << " " << kMin << "(" << t << " a, " << t
+     << " b) { return a < b ? a : b; }\n"
+     << q << " " << t << " " << kMax << "(" << t << " a, " << t
+     << " b) { return a > b ? a : b; }\n";
   return os.str();
 }
 
@@ -163,6 +169,29 @@ std::string printParamExpr(const isl::set &context, const isl::pw_aff &pa) {
   return printExpr(isl::manage(expr));
 }
 
+/// `text` as one operand: in brackets unless it is a name, a number or one
+/// bracketed group already (a subscript such as `0 > j - 1 ? 0 : j - 1`
+/// must not bind to the `+` of a linearized index).
+static std::string asOperand(const std::string &text) {
+  bool atom = !text.empty();
+  for (char c : text)
+    atom &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  if (atom)
+    return text;
+  if (text.size() >= 2 && text.front() == '(' && text.back() == ')') {
+    int depth = 0;
+    size_t i = 0;
+    for (; i + 1 < text.size(); ++i) {
+      depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+      if (depth == 0)
+        break;
+    }
+    if (i + 1 == text.size())
+      return text;
+  }
+  return "(" + text + ")";
+}
+
 std::string linearIndex(const polyhedral::Scop &scop,
                         const polyhedral::Array &array,
                         const std::vector<std::string> &subscripts) {
@@ -179,11 +208,11 @@ std::string linearIndex(const polyhedral::Scop &scop,
       elements *= *value;
   }
   std::string index =
-      narrow ? subscripts[0] : "(long)(" + subscripts[0] + ")";
+      narrow ? asOperand(subscripts[0]) : "(long)(" + subscripts[0] + ")";
   for (size_t d = 1; d < subscripts.size(); ++d)
     index = "(" + index + ") * (" +
             printParamExpr(scop.context, array.extents[d]) + ") + " +
-            subscripts[d];
+            asOperand(subscripts[d]);
   return index;
 }
 
@@ -210,12 +239,29 @@ int precedence(const Expr &e) {
   }
 }
 
+bool isFloating(polyhedral::ElemType type) {
+  return type == polyhedral::ElemType::Float ||
+         type == polyhedral::ElemType::Double;
+}
+
+/// The type of `a op b` under C's usual arithmetic conversions (integer
+/// types are not told apart: only floating point matters here).
+polyhedral::ElemType common(polyhedral::ElemType a, polyhedral::ElemType b) {
+  using polyhedral::ElemType;
+  if (a == ElemType::Double || b == ElemType::Double)
+    return ElemType::Double;
+  if (a == ElemType::Float || b == ElemType::Float)
+    return ElemType::Float;
+  return ElemType::Long;
+}
+
 struct BodyPrinter {
   const polyhedral::Scop &scop;
   const polyhedral::Statement &stmt;
   const std::map<std::string, std::string> &iterators;
   const ArrayRefPrinter &arrayRef;
   const std::function<std::string(const std::string &)> &mathName;
+  const ProductPrinter &product;
 
   std::string operand(const Expr &e, int parentPrec, bool right) {
     std::string text = print(e);
@@ -250,6 +296,12 @@ struct BodyPrinter {
       return std::string("(") + polyhedral::spell(e.castType) + ")" +
              operand(*e.args[0], 14, false);
     case Expr::Kind::Binary: {
+      if (e.op == "*" && product) {
+        polyhedral::ElemType type = typeOf(scop, stmt, e);
+        std::string fn = isFloating(type) ? product(type) : "";
+        if (!fn.empty())
+          return fn + "(" + print(*e.args[0]) + ", " + print(*e.args[1]) + ")";
+      }
       int p = precedence(e);
       return operand(*e.args[0], p, false) + " " + e.op + " " +
              operand(*e.args[1], p, true);
@@ -270,12 +322,55 @@ struct BodyPrinter {
 
 } // namespace
 
+polyhedral::ElemType typeOf(const polyhedral::Scop &scop,
+                            const polyhedral::Statement &stmt,
+                            const Expr &e) {
+  using polyhedral::ElemType;
+  switch (e.kind) {
+  case Expr::Kind::IntLit:
+  case Expr::Kind::Iterator:
+  case Expr::Kind::Param:
+    return ElemType::Long;
+  case Expr::Kind::FloatLit: {
+    char last = e.literal.empty() ? ' ' : e.literal.back();
+    return last == 'f' || last == 'F' ? ElemType::Float : ElemType::Double;
+  }
+  case Expr::Kind::ArrayRef:
+    return scop.arrays[stmt.accesses[e.access].array].type;
+  case Expr::Kind::Cast:
+    return e.castType;
+  case Expr::Kind::Unary:
+    return e.op == "!" ? ElemType::Int : typeOf(scop, stmt, *e.args[0]);
+  case Expr::Kind::Binary: {
+    static const std::set<std::string> arithmetic = {"+", "-", "*", "/"};
+    if (!arithmetic.count(e.op))
+      return ElemType::Int;
+    return common(typeOf(scop, stmt, *e.args[0]),
+                  typeOf(scop, stmt, *e.args[1]));
+  }
+  case Expr::Kind::Ternary:
+    return common(typeOf(scop, stmt, *e.args[1]),
+                  typeOf(scop, stmt, *e.args[2]));
+  case Expr::Kind::Call: {
+    static const std::set<std::string> integral = {"abs", "labs", "llabs"};
+    if (integral.count(e.name))
+      return ElemType::Long;
+    char last = e.name.empty() ? ' ' : e.name.back();
+    return last == 'f' && e.name != "modf" && e.name != "erf"
+               ? ElemType::Float
+                                            : ElemType::Double;
+  }
+  }
+  return ElemType::Double;
+}
+
 std::string printStatement(
     const polyhedral::Scop &scop, const polyhedral::Statement &stmt,
     const std::map<std::string, std::string> &iterators,
     const ArrayRefPrinter &arrayRef,
-    const std::function<std::string(const std::string &)> &mathName) {
-  BodyPrinter printer{scop, stmt, iterators, arrayRef, mathName};
+    const std::function<std::string(const std::string &)> &mathName,
+    const ProductPrinter &product) {
+  BodyPrinter printer{scop, stmt, iterators, arrayRef, mathName, product};
   return printer.print(*stmt.lhs) + " " + stmt.op + " " +
          printer.print(*stmt.rhs) + ";";
 }
@@ -284,7 +379,7 @@ void printUserStatement(
     const polyhedral::Scop &scop, const isl::ast_expr &call,
     const ArrayRefPrinter &arrayRef,
     const std::function<std::string(const std::string &)> &mathName,
-    int indent, std::ostream &os) {
+    int indent, std::ostream &os, const ProductPrinter &product) {
   std::string name = callName(call);
   const polyhedral::Statement *stmt = scop.findStatement(name);
   POLYCUDA_CHECK(stmt) << "unknown statement " << name;
@@ -293,7 +388,8 @@ void printUserStatement(
   for (size_t i = 0; i < args.size(); ++i)
     iterators[stmt->iterators[i]] = printExpr(args[i]);
   os << indentBy(indent)
-     << printStatement(scop, *stmt, iterators, arrayRef, mathName) << "\n";
+     << printStatement(scop, *stmt, iterators, arrayRef, mathName, product)
+     << "\n";
 }
 
 void AstPrinter::printFor(const isl::ast_node &node, int indent,
@@ -306,7 +402,8 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   isl::ast_node body = isl::manage(isl_ast_node_for_get_body(raw));
   if (isl_ast_node_for_is_degenerate(raw) == isl_bool_true) {
     os << indentBy(indent) << "{\n"
-       << indentBy(indent + 1) << "const int " << name << " = "
+       << indentBy(indent + 1) << "const " << kIndexType << " " << name
+       << " = "
        << printExpr(init) << ";\n";
     print(body, indent + 1, os);
     os << indentBy(indent) << "}\n";
@@ -314,7 +411,8 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   }
   isl::ast_expr cond = isl::manage(isl_ast_node_for_get_cond(raw));
   isl::ast_expr inc = isl::manage(isl_ast_node_for_get_inc(raw));
-  os << indentBy(indent) << "for (int " << name << " = " << printExpr(init)
+  os << indentBy(indent) << "for (" << kIndexType << " " << name << " = "
+     << printExpr(init)
      << "; " << printBare(cond) << "; " << name << " += " << printExpr(inc)
      << ") {\n";
   print(body, indent + 1, os);

@@ -19,6 +19,12 @@
 namespace polycuda::translator {
 
 /// Helper functions the printed integer expressions call.
+/// The C type of every integer the generated code computes from the
+/// schedule: loop iterators, block and thread indices, parameters, grid
+/// extents and the helpers' arguments. 64 bits: skewed schedules multiply
+/// iterators by their coefficients (seen in the thousands), which overflows
+/// 32 bits long before the source's own `int` values do.
+inline constexpr const char *kIndexType = "long";
 inline constexpr const char *kFloorDiv = "polycuda_floord";
 inline constexpr const char *kMin = "polycuda_min";
 inline constexpr const char *kMax = "polycuda_max";
@@ -36,6 +42,11 @@ std::string printExpr(const isl::ast_expr &expr);
 using ArrayRefPrinter = std::function<std::string(
     const polyhedral::Array &, const std::vector<std::string> &subscripts)>;
 
+/// The function that multiplies two values of a floating-point type
+/// without ever being contracted with an addition (CUDA's `__dmul_rn`), or
+/// "" to print `*`.
+using ProductPrinter = std::function<std::string(polyhedral::ElemType)>;
+
 /// Prints `stmt` as `lhs op rhs;` where each iterator is replaced by the
 /// expression in `iterators` (keyed by isl iterator name).
 std::string printStatement(const polyhedral::Scop &scop,
@@ -43,7 +54,14 @@ std::string printStatement(const polyhedral::Scop &scop,
                            const std::map<std::string, std::string> &iterators,
                            const ArrayRefPrinter &arrayRef,
                            const std::function<std::string(const std::string &)>
-                               &mathName);
+                               &mathName,
+                           const ProductPrinter &product = nullptr);
+
+/// The C type of `e` in `stmt` (the usual arithmetic conversions; math
+/// calls are double unless spelled with the f suffix).
+polyhedral::ElemType typeOf(const polyhedral::Scop &scop,
+                            const polyhedral::Statement &stmt,
+                            const polyhedral::Expr &e);
 
 /// Prints the statement call `S(i...)` of an AST user node as one line of
 /// code at `indent`, iterators replaced by the call's arguments.
@@ -51,7 +69,8 @@ void printUserStatement(const polyhedral::Scop &scop, const isl::ast_expr &call,
                         const ArrayRefPrinter &arrayRef,
                         const std::function<std::string(const std::string &)>
                             &mathName,
-                        int indent, std::ostream &os);
+                        int indent, std::ostream &os,
+                        const ProductPrinter &product = nullptr);
 
 /// Walks an isl AST and prints loops, conditions and blocks; user and mark
 /// nodes are delegated to the callbacks.

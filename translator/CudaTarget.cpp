@@ -9,6 +9,7 @@ namespace {
 
 class CudaTarget : public GpuTarget {
 public:
+  explicit CudaTarget(bool fpContract) : fpContract(fpContract) {}
   std::string name() const override { return "cuda"; }
   std::string fileHeader() const override {
     return std::string("#include \"") + runtime::kCudaHeader + "\"\n" +
@@ -25,6 +26,15 @@ public:
     return std::string("threadIdx.") + "xyz"[dim];
   }
   std::string mathName(const std::string &name) const override { return name; }
+  /// nvcc contracts `a * b + c` into an FMA unless told -fmad=false; its
+  /// round-to-nearest multiplication intrinsics are never contracted, so
+  /// the printed kernels round like the sequential build whatever the
+  /// flags they are compiled with.
+  std::string exactProduct(polyhedral::ElemType type) const override {
+    if (fpContract)
+      return "";
+    return type == polyhedral::ElemType::Float ? "__fmul_rn" : "__dmul_rn";
+  }
   std::string kernelDefinitions(unsigned, const std::vector<std::string> &kernels,
                                 bool) const override {
     std::string text;
@@ -84,12 +94,15 @@ public:
        << "\", " << launch.where << ");\n";
     os << in << "}\n";
   }
+
+private:
+  bool fpContract;
 };
 
 } // namespace
 
-std::unique_ptr<GpuTarget> makeCudaTarget() {
-  return std::make_unique<CudaTarget>();
+std::unique_ptr<GpuTarget> makeCudaTarget(bool fpContract) {
+  return std::make_unique<CudaTarget>(fpContract);
 }
 
 } // namespace polycuda::translator

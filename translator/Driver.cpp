@@ -25,6 +25,7 @@
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,7 @@
 #include <iostream>
 #include <unistd.h>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace polycuda::translator {
@@ -129,6 +131,14 @@ struct Options {
       cl::desc("Seconds translation may take before polycuda gives up with "
                "an error (0: no limit)"),
       cl::init(60), cl::cat(category)};
+  cl::opt<std::string> fpContract{
+      "fp-contract",
+      cl::desc("fast (default): the compilers may fuse a multiplication and "
+               "an addition into one FMA; off: every operation rounds as in "
+               "the sequential program (CUDA kernels multiply with "
+               "__dmul_rn/__fmul_rn, OpenCL kernels say FP_CONTRACT OFF; "
+               "'run' passes -fmad=false or -ffp-contract=off)"),
+      cl::init("fast"), cl::cat(category)};
   cl::list<std::string> compilerFlags{
       "Xcompiler", cl::desc("Extra flag for the compiler used by 'run'"),
       cl::cat(category)};
@@ -285,6 +295,29 @@ std::string cudaCompiler() {
   return "nvcc";
 }
 
+/// Unregisters every option that is neither polycuda's nor one of the
+/// generic help and version options: LLVM's libraries register global
+/// options of their own (e.g. --x86-asm-syntax, --fp-contract), which
+/// would otherwise be accepted, hidden from --help, and ignored. Called
+/// before polycuda's own options exist, since some share LLVM's names.
+void removeForeignOptions() {
+  static const std::set<std::string> generic = {
+      "help",      "help-list", "help-hidden", "help-list-hidden",
+      "version",   "h"};
+  std::vector<cl::Option *> foreign;
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    bool ours = std::find(option->Categories.begin(), option->Categories.end(),
+                          &category) != option->Categories.end();
+    if (!ours && !generic.count(entry.first().str()))
+      foreign.push_back(option);
+  }
+  std::sort(foreign.begin(), foreign.end());
+  foreign.erase(std::unique(foreign.begin(), foreign.end()), foreign.end());
+  for (cl::Option *option : foreign)
+    option->removeArgument();
+}
+
 } // namespace
 
 int runDriver(int argc, const char **argv) {
@@ -299,6 +332,7 @@ int runDriver(int argc, const char **argv) {
     }
     args.push_back(argv[i]);
   }
+  removeForeignOptions();
   Options options;
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     std::string isl = isl_version();
@@ -313,8 +347,10 @@ int runDriver(int argc, const char **argv) {
           "polycuda: sequential C loop nests (#pragma scop) to CUDA, OpenCL "
           "or C/OpenMP\n\n  polycuda [options] input.c [-o out]\n  polycuda "
           "run [options] input.c [more.c ...] [-- program args]\n",
-          &llvm::errs()))
+          &llvm::errs())) {
+    llvm::errs() << "polycuda: error: invalid command line; see --help\n";
     return 1;
+  }
   if (options.input.empty()) {
     llvm::errs() << "polycuda: error: no input file\n";
     return 1;
@@ -337,6 +373,13 @@ int runDriver(int argc, const char **argv) {
                  << "'\n";
     return 1;
   }
+
+  if (options.fpContract != "fast" && options.fpContract != "off") {
+    llvm::errs() << "polycuda: error: unknown --fp-contract '"
+                 << options.fpContract << "'; use fast or off\n";
+    return 1;
+  }
+  bool fpContract = options.fpContract == "fast";
 
   std::string reportFormat = options.report;
   if (options.explain && reportFormat.empty())
@@ -396,6 +439,7 @@ int runDriver(int argc, const char **argv) {
   translation.dumpSchedule = options.dumpSchedule;
   translation.emitCl = options.emitCl;
   translation.verbose = options.verbose;
+  translation.fpContract = fpContract;
   Translation result;
   if (!translate(input, translation, result))
     return 1;
@@ -491,6 +535,8 @@ int runDriver(int argc, const char **argv) {
     command.push_back("-I" + dirI);
   for (const std::string &def : options.defines)
     command.push_back("-D" + def);
+  if (!fpContract)
+    command.push_back(target == "cuda" ? "-fmad=false" : "-ffp-contract=off");
   for (const std::string &flag : options.compilerFlags)
     command.push_back(flag);
   command.push_back("-o");

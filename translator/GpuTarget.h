@@ -40,6 +40,12 @@ public:
   virtual std::string blockIndex(unsigned dim) const = 0;
   virtual std::string threadIndex(unsigned dim) const = 0;
   virtual std::string mathName(const std::string &name) const = 0;
+  /// The function that multiplies two `type` values and is never
+  /// contracted with an addition (`--fp-contract=off`), or "" for `*`.
+  virtual std::string exactProduct(polyhedral::ElemType type) const {
+    (void)type;
+    return "";
+  }
   /// The definitions placed before a function whose scops have `kernels`
   /// (CUDA: the kernels; OpenCL: the kernel source string).
   virtual std::string kernelDefinitions(unsigned region,
@@ -67,8 +73,13 @@ public:
                            int indent, std::ostream &os) const = 0;
 };
 
-std::unique_ptr<GpuTarget> makeCudaTarget();
-std::unique_ptr<GpuTarget> makeOpenCLTarget();
+/// `fpContract`: may the compiler fuse a multiplication and an addition
+/// into one instruction (FMA), which rounds once instead of twice?
+std::unique_ptr<GpuTarget> makeCudaTarget(bool fpContract = true);
+std::unique_ptr<GpuTarget> makeOpenCLTarget(bool fpContract = true);
+/// OpenCL C's pragma that forbids contraction, or "" (OpenCL C's default
+/// allows it).
+std::string contractionPragma(bool fpContract);
 
 } // namespace polycuda::translator
 

@@ -30,7 +30,8 @@ CudaFiles printCudaFiles(const ParsedInput &input,
 
 /// The kernels of all scops, as an OpenCL program (for --emit-cl).
 std::string printOpenCLKernels(const ParsedInput &input,
-                               const std::vector<polyhedral::GpuProgram> &programs);
+                               const std::vector<polyhedral::GpuProgram> &programs,
+                               bool fpContract = true);
 
 /// The input file with each scop replaced by the transformed schedule as C
 /// with OpenMP pragmas on parallel loops. `asts[i]` belongs to region i.

@@ -39,11 +39,12 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
                       array.name});
   }
   for (const std::string &p : scop.params)
-    params.push_back({"int", p});
+    params.push_back({kIndexType, p});
   for (const auto &[name, type] : scop.scalarArgs)
     params.push_back({spell(type), name});
   for (unsigned i = 0; i < kernel.hostDepth; ++i)
-    params.push_back({"int", program.names.hostIterator + std::to_string(i)});
+    params.push_back(
+        {kIndexType, program.names.hostIterator + std::to_string(i)});
   return params;
 }
 
@@ -59,9 +60,10 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
   os << ") {\n";
   for (unsigned d = 0; d < kernel.numMapped; ++d) {
     unsigned hw = kernel.hardwareDim[d];
-    os << "  const int " << program.names.blockId << d << " = "
-       << target.blockIndex(hw) << ";\n";
-    os << "  const int " << program.names.threadId << d << " = "
+    os << "  const " << kIndexType << " " << program.names.blockId << d
+       << " = " << target.blockIndex(hw) << ";\n";
+    os << "  const " << kIndexType << " " << program.names.threadId << d
+       << " = "
        << target.threadIndex(hw) << ";\n";
   }
   for (unsigned a : kernel.registers)
@@ -79,7 +81,10 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
   };
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        printUserStatement(scop, call, arrayRef, mathName, indent, out);
+        printUserStatement(scop, call, arrayRef, mathName, indent, out,
+                           [&](polyhedral::ElemType type) {
+                             return target.exactProduct(type);
+                           });
       },
       nullptr);
   printer.print(kernel.ast, 1, os);

@@ -31,6 +31,7 @@ std::string quoteLines(const std::string &text) {
 
 class OpenCLTarget : public GpuTarget {
 public:
+  explicit OpenCLTarget(bool fpContract) : fpContract(fpContract) {}
   std::string name() const override { return "opencl"; }
   std::string fileHeader() const override {
     return std::string("#include \"") + runtime::kOpenCLHeader + "\"\n" +
@@ -63,6 +64,7 @@ public:
     std::string source;
     if (usesDouble)
       source += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    source += contractionPragma(fpContract);
     source += helperDefinitions("static inline");
     for (const std::string &kernel : kernels)
       source += kernel + "\n";
@@ -139,12 +141,17 @@ public:
 
   /// The host variable holding the program of the region being printed.
   static inline std::string programVarHolder = "polycuda_program";
+  bool fpContract;
 };
 
 } // namespace
 
-std::unique_ptr<GpuTarget> makeOpenCLTarget() {
-  return std::make_unique<OpenCLTarget>();
+std::string contractionPragma(bool fpContract) {
+  return fpContract ? "" : "#pragma OPENCL FP_CONTRACT OFF\n";
+}
+
+std::unique_ptr<GpuTarget> makeOpenCLTarget(bool fpContract) {
+  return std::make_unique<OpenCLTarget>(fpContract);
 }
 
 } // namespace polycuda::translator

@@ -943,6 +943,19 @@ private:
     if (auto *call = dyn_cast<CallExpr>(e)) {
       const FunctionDecl *fn = call->getDirectCallee();
       std::string name = fn ? fn->getName().str() : text(call->getCallee());
+      // Integer min(a, b) and max(a, b), as the access relations read them
+      // (affine), become `a < b ? a : b` (`>` for max): every target prints
+      // that without a helper of its own.
+      if (fn && (name == "min" || name == "max") && call->getNumArgs() == 2 &&
+          call->getType()->isIntegerType()) {
+        ExprPtr a = value(call->getArg(0)), b = value(call->getArg(1));
+        ExprPtr test = node(Expr::Kind::Binary);
+        test->op = name == "min" ? "<" : ">";
+        test->args = {a, b};
+        ExprPtr n = node(Expr::Kind::Ternary);
+        n->args = {test, a, b};
+        return n;
+      }
       if (!fn || !kMathFunctions.count(name))
         fail(e->getBeginLoc(), Diag::UnknownFunction, name,
              e->getSourceRange());

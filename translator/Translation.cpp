@@ -1,6 +1,8 @@
 //===- Translation.cpp - One input file through every stage ---------------===//
 #include "Translation.h"
 
+#include "Isolated.h"
+
 #include "HostPrinter.h"
 #include "IndexSetSplitting.h"
 
@@ -88,11 +90,28 @@ void chooseIndexSetSplit(ScopRegion &region,
                                   ": mapping without the split");
     before = launchDepth(*region.scop, plain);
   }
+  std::optional<std::string> trial;
   {
+    // The split scop has more statements, and isl's scheduler can take
+    // far longer on it (25 s for one program) than the split can save:
+    // the trial gets two thirds of the time a schedule may take, and a
+    // trial that runs out keeps the scop unsplit.
     StageTimer timer(verbose, region.scop->loc.str() +
                                   ": mapping with the split");
-    after = launchDepth(*split, serialized);
+    polyhedral::PipelineOptions bounded = serialized;
+    bounded.scheduling.timeLimitMs = 0;
+    trial = polyhedral::runWithDeadline(
+        [&] { return std::to_string(launchDepth(*split, bounded)); },
+        pipeline.scheduling.timeLimitMs * 2 / 3);
   }
+  if (!trial) {
+    if (verbose)
+      llvm::errs() << region.scop->loc.str()
+                   << ": remark: index-set splitting not tried: mapping the "
+                      "split statements exceeded its time limit\n";
+    return;
+  }
+  after = std::stoul(*trial);
   bool keep = after < before;
   record.launchDepthBefore = before;
   record.launchDepthAfter = after;
@@ -189,14 +208,16 @@ bool translate(ParsedInput &input, const TranslationOptions &options,
                   << "\n" << scheduleYaml(programs.back().schedule) << "\n";
     }
     if (options.target == "cuda") {
-      CudaFiles files = printCudaFiles(input, programs, *makeCudaTarget());
+      CudaFiles files = printCudaFiles(input, programs,
+                                      *makeCudaTarget(options.fpContract));
       result.text = std::move(files.device);
       result.hostText = std::move(files.host);
     } else {
-      result.text = printGpuFile(input, programs, *makeOpenCLTarget());
+      result.text = printGpuFile(input, programs,
+                                 *makeOpenCLTarget(options.fpContract));
     }
     if (options.emitCl)
-      result.clText = printOpenCLKernels(input, programs);
+      result.clText = printOpenCLKernels(input, programs, options.fpContract);
     for (size_t i = 0; i < programs.size(); ++i)
       result.regions[i].program = std::move(programs[i]);
   } catch (const std::exception &e) {

@@ -27,6 +27,9 @@ struct TranslationOptions {
   bool dumpSchedule = false; ///< print schedule trees to stdout
   bool emitCl = false;       ///< also print the OpenCL kernels alone
   bool verbose = false;      ///< remarks on privatization and splitting
+  /// May a multiplication and an addition be fused (FMA)? Off: kernels
+  /// round every operation as the sequential program does.
+  bool fpContract = true;
 };
 
 /// What happened to one scop, for the report.

@@ -3,12 +3,14 @@
 # the GPU machine) into bench/gpu_check/carry/, together with the inputs
 # and the runtime, so that run.sh can build and check them on a GPU host
 # with nvcc, CMake and Python alone.
-#   prepare.sh [SIZE...]   default sizes: MEDIUM LARGE
+#   prepare.sh [SIZE...]   default sizes: MEDIUM LARGE EXACT
+# EXACT is MEDIUM translated with --fp-contract=off: run.sh compares it with
+# the sequential build at tolerance 0.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 polycuda=$root/build/translator/polycuda
 carry=$root/bench/gpu_check/carry
-sizes=${*:-MEDIUM LARGE}
+sizes=${*:-MEDIUM LARGE EXACT}
 rm -rf "$carry" && mkdir -p "$carry/generated" "$carry/inputs"
 cp -r "$root/runtime" "$carry/runtime"
 cp "$root/inputs/"*.c "$carry/inputs/"
@@ -21,7 +23,9 @@ for input in "$root/inputs/"*.c; do
   for size in $sizes; do
     out="$carry/generated/${name}_${size}.cu"
     start=$(date +%s%N)
-    if "$polycuda" --target=cuda -D${size}_DATASET "$input" -o "$out" \
+    flags=(-D${size}_DATASET)
+    [ "$size" = EXACT ] && flags=(-DMEDIUM_DATASET --fp-contract=off)
+    if "$polycuda" --target=cuda "${flags[@]}" "$input" -o "$out" \
         2> "$carry/generated/${name}_${size}.log"; then
       status=translated
     else

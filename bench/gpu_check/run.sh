@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU host, in one device call: builds the carried programs with
 # CMake + nvcc, builds each input sequentially with gcc as the reference,
-# runs both and compares (MEDIUM), and times the LARGE runs end to end.
+# runs both and compares (MEDIUM; EXACT, i.e. MEDIUM translated with
+# --fp-contract=off, at tolerance 0), and times the LARGE runs end to end.
 # Writes $OUT/gpu_check.csv and $OUT/gpu_check.log.
 #   run.sh CARRY_DIR
 set -uo pipefail
@@ -20,7 +21,7 @@ echo "program,size,verdict,gpu_end_to_end_ms,sequential_ms,launches" > "$csv"
 mkdir -p /tmp/ref
 for input in "$carry/inputs/"*.c; do
   name=$(basename "$input" .c)
-  for size in MEDIUM LARGE; do
+  for size in MEDIUM LARGE EXACT; do
     bin=/tmp/gpu_check_build/${name}_${size}
     if [ ! -x "$bin" ]; then
       echo "$name,$size,not-built,," >> "$csv"
@@ -39,15 +40,18 @@ for input in "$carry/inputs/"*.c; do
       head -3 /tmp/ref/$name.$size.err
       continue
     fi
-    if [ $size = MEDIUM ]; then
-      gcc -O2 -std=gnu99 -w -D${size}_DATASET "$input" -o /tmp/ref/$name.seq -lm
+    if [ $size = MEDIUM ] || [ $size = EXACT ]; then
+      if [ $size = MEDIUM ]; then
+        gcc -O2 -std=gnu99 -w -DMEDIUM_DATASET "$input" -o /tmp/ref/$name.seq -lm
+      fi
       s0=$(date +%s%N)
       /tmp/ref/$name.seq > /tmp/ref/$name.$size.seq
       s1=$(date +%s%N)
-      rtol=1e-6
-      [ $name = deriche ] && rtol=1e-4
+      tol=(--rtol 1e-6)
+      [ $name = deriche ] && tol=(--rtol 1e-4)
+      [ $size = EXACT ] && tol=(--rtol 0 --atol 0)
       if python3 "$carry/compare_outputs.py" /tmp/ref/$name.$size.seq \
-          /tmp/ref/$name.$size.gpu --rtol $rtol > /tmp/ref/$name.cmp; then
+          /tmp/ref/$name.$size.gpu "${tol[@]}" > /tmp/ref/$name.cmp; then
         verdict=match
       else
         verdict=MISMATCH

@@ -8,7 +8,9 @@
 #   cuda    compile out.cu and its host file out.host.c (C, gcc through
 #           nvcc) with nvcc -arch=sm_90 (no GPU needed); run and compare
 #           only when a CUDA device is present
-# Extra compiler flags (e.g. -DMEDIUM_DATASET) come from $E2E_CFLAGS.
+# Extra compiler flags (e.g. -DMEDIUM_DATASET) come from $E2E_CFLAGS, extra
+# polycuda flags (e.g. --fp-contract=off) from $E2E_POLYCUDA_FLAGS, and the
+# absolute tolerance from $E2E_ATOL (default 1e-9).
 set -euo pipefail
 polycuda=$1 runtime=$2 input=$3 target=$4 work=$5 rtol=$6 nvcc=${7:-nvcc}
 name=$(basename "$input" .c)
@@ -16,30 +18,33 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir="$work/$name.$target"
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
 cflags=(-O2 -std=gnu99 -w ${E2E_CFLAGS:-})
+pflags=(${E2E_POLYCUDA_FLAGS:-})
 
 gcc "${cflags[@]}" "$input" -o ref -lm
 ./ref > ref.out
 
 compare() {
-  python3 "$here/compare_outputs.py" ref.out "$1" --rtol "$rtol"
+  python3 "$here/compare_outputs.py" ref.out "$1" --rtol "$rtol" \
+    --atol "${E2E_ATOL:-1e-9}"
 }
 
 case "$target" in
 opencl)
-  "$polycuda" --target=opencl --emit-cl ${E2E_CFLAGS:-} "$input" -o out.c
+  "$polycuda" --target=opencl --emit-cl "${pflags[@]}" ${E2E_CFLAGS:-} \
+    "$input" -o out.c
   gcc "${cflags[@]}" -I"$runtime" out.c "$runtime/polycuda_opencl.c" -o out \
     -lOpenCL -lm
   ./out > out.txt
   compare out.txt
   ;;
 c)
-  "$polycuda" --target=c ${E2E_CFLAGS:-} "$input" -o out.c
+  "$polycuda" --target=c "${pflags[@]}" ${E2E_CFLAGS:-} "$input" -o out.c
   gcc "${cflags[@]}" -fopenmp out.c -o out -lm
   OMP_NUM_THREADS=2 ./out > out.txt
   compare out.txt
   ;;
 cuda)
-  "$polycuda" --target=cuda ${E2E_CFLAGS:-} "$input" -o out.cu
+  "$polycuda" --target=cuda "${pflags[@]}" ${E2E_CFLAGS:-} "$input" -o out.cu
   "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" out.cu out.host.c \
     "$runtime/polycuda_cuda.cu" -o out -lm
   if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then

@@ -6,7 +6,13 @@
 //===----------------------------------------------------------------------===//
 #include "Scheduling.h"
 
+#include "Isolated.h"
+
 #include "IslTestSupport.h"
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
 
 namespace polycuda::test {
 namespace {
@@ -213,6 +219,64 @@ TEST_F(SchedulingTest, TinyOperationLimitFallsBackToALegalSchedule) {
   // The limit is lifted afterwards: the next call schedules normally.
   ScheduleResult again = computeSchedule(*scop, deps, SchedulingOptions());
   EXPECT_FALSE(again.usedFallback) << again.fallbackReason;
+}
+
+// The scheduler runs in a child process against a deadline; its schedule
+// comes back as text, coincidence and permutability included: the same
+// schedule as computed here without the deadline.
+TEST_F(SchedulingTest, DeadlineRunReturnsTheSameSchedule) {
+  for (bool gemm : {true, false}) {
+    auto scop = gemm ? gemmScop(ctx()) : jacobiScop(ctx());
+    Dependences deps = computeDependences(*scop);
+    SchedulingOptions here;
+    here.timeLimitMs = 0;
+    ScheduleResult direct = computeSchedule(*scop, deps, here);
+    ScheduleResult bounded = computeSchedule(*scop, deps, SchedulingOptions());
+    EXPECT_FALSE(bounded.usedFallback) << bounded.fallbackReason;
+    EXPECT_ISL_EQ(direct.schedule.get_map(), bounded.schedule.get_map());
+    EXPECT_EQ(describe(bandsOf(direct.schedule)),
+              describe(bandsOf(bounded.schedule)));
+    EXPECT_EQ(polyhedral::toString(direct.schedule),
+              polyhedral::toString(bounded.schedule));
+  }
+}
+
+// Work that outlives its deadline is killed and reported as missing.
+TEST_F(SchedulingTest, WorkPastItsDeadlineIsAbandoned) {
+  auto start = std::chrono::steady_clock::now();
+  std::optional<std::string> late = polyhedral::runWithDeadline(
+      [] {
+        for (;;)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        return std::string("never");
+      },
+      100);
+  EXPECT_FALSE(late.has_value());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(std::optional<std::string>(""),
+            polyhedral::runWithDeadline([] { return std::string(); }, 5000));
+  EXPECT_EQ(std::optional<std::string>("ok"),
+            polyhedral::runWithDeadline([] { return std::string("ok"); }, 0));
+  EXPECT_FALSE(polyhedral::runWithDeadline(
+                   []() -> std::string { throw std::runtime_error("x"); }, 5000)
+                   .has_value());
+}
+
+// Coefficients and constants of every band member count, in every band.
+TEST_F(SchedulingTest, MaxScheduleCoefficientReadsEveryBand) {
+  isl::schedule schedule(ctx(), R"(
+domain: "[n] -> { S[i, j] : 0 <= i, j < n; T[i] : 0 <= i < n }"
+child:
+  sequence:
+  - filter: "[n] -> { S[i, j] }"
+    child:
+      schedule: "[n] -> [{ S[i, j] -> [(3i + j)] }, { S[i, j] -> [(j - 5)] }]"
+  - filter: "[n] -> { T[i] }"
+    child:
+      schedule: "[n] -> [{ T[i] -> [(-1521i + 2n)] }]"
+)");
+  EXPECT_EQ(1521, polyhedral::maxScheduleCoefficient(schedule));
+  EXPECT_GT(1521, polyhedral::kMaxScheduleCoefficient);
 }
 
 } // namespace

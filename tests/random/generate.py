@@ -133,7 +133,14 @@ class Gen:
         # a second stream: the rest of each program stays what earlier
         # versions generated for the same seed.
         self.r2 = random.Random(seed * 7919 + 17)
+        # The shapes outside testing found (clamped subscripts, skewed
+        # triangular nests under time loops, large parameter values) draw
+        # from a third stream, for the same reason.
+        self.r3 = random.Random(seed * 104729 + 3)
         self.seed = seed
+        self.uses_minmax_calls = False
+        self.uses_off = False
+        self.off = 0
 
     def chance(self, p):
         return self.r.random() < p
@@ -222,9 +229,44 @@ class Gen:
 
     # ---- subscripts and expressions ---------------------------------------
 
+    def clamped(self, size, env, loopvars):
+        """A subscript clamped into the array with min/max, as a ternary or
+        as a call of min()/max() (the clamped stencils of image filters),
+        or None."""
+        r3 = self.r3
+        if not loopvars or r3.random() >= 0.05:
+            return None
+        v = r3.choice(loopvars)
+        vlo, vhi = env[v]
+        p = r3.choice(["n", "m"])
+        call = r3.random() < 0.4
+        kind = r3.choice(["low", "high", "both"])
+        lo_e, hi_e = V(v, -1), V(v, 1)
+        top = V(p, -1)
+        if self.pval[p] - 1 > size - 1 or vhi + 1 < 0:
+            return None
+        if kind == "low" and vhi - 1 <= size - 1:
+            e = MinMax("max", C(0), lo_e, r3.randint(0, 1))
+            text = "max(%s, 0)" % lo_e if call else str(e)
+        elif kind == "high" and vlo + 1 >= 0 and vlo >= 0:
+            e = MinMax("min", hi_e, top, r3.randint(0, 1))
+            text = "min(%s, %s)" % (hi_e, top) if call else str(e)
+        elif kind == "both" and vlo >= 0:
+            inner = "max(%s, 0)" % lo_e if call else str(
+                MinMax("max", C(0), lo_e, r3.randint(0, 1)))
+            text = ("min(%s, %s)" % (inner, top) if call else
+                    "(%s < %s ? %s : %s)" % (inner, top, inner, top))
+        else:
+            return None
+        self.uses_minmax_calls |= call
+        return text
+
     def subscript(self, size, env, loopvars):
         """An index expression whose interval is inside [0, size - 1]."""
         r = self.r
+        clamped = self.clamped(size, env, loopvars)
+        if clamped is not None:
+            return clamped
         cands = []
         for v in loopvars:
             w = 3 if v == loopvars[-1] else 2
@@ -473,6 +515,57 @@ class Gen:
                     "    " + s2]
         return ["  {", "    " + s1, "    " + s2, "  }"]
 
+    def skewed_nest(self):
+        """Triangular loops under a time loop that read their own array at
+        shifted positions (seidel-like): only a skewed schedule has parallel
+        loops, and its kernels' guards carry the triangle's bounds."""
+        r3 = self.r3
+        self.uses_t = True
+        if ("W", ["N", "N"]) not in self.arrays:
+            self.arrays.append(("W", ["N", "N"]))
+        c = r3.choice(["0.25", "0.125", "0.375"])
+        tri = r3.choice(["j <= i", "j < i + 1 && j < n - 1", "j < i"])
+        low = r3.choice(["1", "0"])
+        inner_k = r3.random() < 0.5
+        lines = ["  for (t = 0; t < tsteps; t++)",
+                 "    for (i = 1; i < n - 1; i++) {",
+                 "      for (j = 1; %s; j++) {" % tri]
+        if inner_k:
+            lines += ["        for (k = %s; k <= j; k++)" % low,
+                      "          W[i][k] = %s * (W[i - 1][k] + W[i][j - 1]) + "
+                      "0.5 * W[i + 1][k];" % c]
+        lines += ["        W[i][j] = %s * (W[i - 1][j] + W[i][j - 1] + W[i + 1][j - 1]) "
+                  "+ 0.125 * W[j][i];" % c,
+                  "      }",
+                  "    }"]
+        return lines
+
+    def offset_nest(self):
+        """Loops that run from a large parameter value (near 2^30): every
+        schedule value is large, and a skewed one overflows 32 bits."""
+        r3 = self.r3
+        self.uses_off = True
+        name, dims = r3.choice(self.arrays)
+        if len(dims) == 1:
+            return ["  for (i = off + 1; i < off + n && i < off + m; i++)",
+                    "    %s[i - off] = 0.5 * %s[i - off - 1] + 0.25;" % (name, name)]
+        sub = lambda a, b: "[%s]%s" % (a, "".join("[%s]" % b for _ in dims[1:]))
+        lines = ["  for (i = off + 1; i < off + n && i < off + m; i++)",
+                 "    for (j = off + 1; j < off + m && j < off + n; j++)",
+                 "      %s%s = 0.5 * %s%s + 0.25 * %s%s;" % (
+                     name, sub("i - off", "j - off"), name,
+                     sub("i - off - 1", "j - off"), name,
+                     sub("i - off", "j - off - 1"))]
+        return lines
+
+    def extra_shapes(self):
+        k = self.r3.random()
+        if k < 0.12:
+            return self.skewed_nest()
+        if k < 0.2:
+            return self.offset_nest()
+        return []
+
     def scop(self):
         lines = []
         for idx in range(self.r.randint(1, 3)):
@@ -481,6 +574,7 @@ class Gen:
                                              self.rhs_assign(self.penv(), [], None)))
             lines += self.top_level_extra()
             lines += self.nest(idx, "  ")
+        lines += self.extra_shapes()
         return lines
 
     # ---- whole program ----------------------------------------------------
@@ -514,6 +608,10 @@ class Gen:
             for name, dims in self.arrays:
                 out.append(self.decl(name, dims, "static ") + ";")
             out.append("")
+        if self.uses_minmax_calls:
+            out.append("static inline int min(int a, int b) { return a < b ? a : b; }")
+            out.append("static inline int max(int a, int b) { return a > b ? a : b; }")
+            out.append("")
         out.append("static void print_array(const char *name, const double *a, long count)")
         out.append("{")
         out.append("  long i;")
@@ -525,6 +623,8 @@ class Gen:
         out.append("}")
         out.append("")
         params = ["int n", "int m", "int tsteps"]
+        if self.uses_off:
+            params.append("int off")
         if not self.use_globals:
             params += [self.decl(n, d) for n, d in self.arrays]
         out.append("static void kernel_random(%s)" % ", ".join(params))
@@ -562,6 +662,8 @@ class Gen:
         out.append("")
         args = ["N - %d + (argc - 1)" % self.params["n"][1],
                 "M - %d" % self.params["m"][1], str(self.tsteps)]
+        if self.uses_off:
+            args.append(str(1 << 30 | self.r3.randint(0, 1000)))
         if not self.use_globals:
             args += [n for n, _ in self.arrays]
         out.append("  kernel_random(%s);" % ", ".join(args))

@@ -102,6 +102,90 @@ TEST_F(DriverTest, CudaOutputHasKernelLaunchAndChecks) {
   EXPECT_EQ(std::string::npos, host.find("__global__")) << host;
 }
 
+// A min/max subscript is bracketed inside the linearized index: `+` must
+// not bind to the ternary's condition (a miscompile on CUDA and OpenCL).
+TEST_F(DriverTest, ClampedSubscriptIsBracketedInLinearIndex) {
+  parse(R"(
+void clamp(int n, double A[64][64], double B[64][64]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      B[i][j] = A[i][(0 > j - 1 ? 0 : j - 1)] + A[i][max(j - 2, 0)];
+#pragma endscop
+}
+)");
+  for (bool cuda : {true, false}) {
+    std::string out = printGpu(cuda ? *translator::makeCudaTarget()
+                                    : *translator::makeOpenCLTarget());
+    EXPECT_CONTAINS(out, "* (64) + (0 > ");
+    EXPECT_CONTAINS(out, "* (64) + ((");
+    EXPECT_EQ(std::string::npos, out.find("* (64) + 0 >")) << out;
+  }
+}
+
+// Iterators, block and thread indices, parameters and the helpers are
+// 64-bit: skewed schedules multiply iterators by large coefficients.
+TEST_F(DriverTest, IndexArithmeticIs64Bit) {
+  parse(kGemm);
+  translator::CudaFiles files = printCuda();
+  EXPECT_CONTAINS(files.device, "const long b0 = blockIdx.");
+  EXPECT_CONTAINS(files.device, "const long t0 = threadIdx.");
+  EXPECT_CONTAINS(files.device, "for (long ");
+  EXPECT_CONTAINS(files.device, "long polycuda_floord(long n, long d)");
+  EXPECT_CONTAINS(files.device, "long ni, long nj, long nk");
+  EXPECT_EQ(std::string::npos, files.device.find("for (int ")) << files.device;
+}
+
+// --fp-contract=off: CUDA multiplies with the intrinsics nvcc never fuses
+// into an FMA (in the type of the product), OpenCL says FP_CONTRACT OFF.
+TEST_F(DriverTest, FpContractOffPrintsUnfusedProducts) {
+  parse(R"(
+void mixed(int n, float x[64], double y[64], double z[64]) {
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    x[i] = x[i] * x[i] + 1.0f;
+    y[i] = y[i] * z[i] + x[i] * 2;
+    z[i] = (double)(i * 3) + y[i];
+  }
+#pragma endscop
+}
+)");
+  std::string fast = printGpu(*translator::makeCudaTarget());
+  EXPECT_EQ(std::string::npos, fast.find("_rn(")) << fast;
+  std::string cuda = printGpu(*translator::makeCudaTarget(false));
+  EXPECT_CONTAINS(cuda, "__fmul_rn(x[");
+  EXPECT_CONTAINS(cuda, "__dmul_rn(y[");
+  // float * int is float; the integer product of the subscript stays `*`.
+  EXPECT_CONTAINS(cuda, "], 2)");
+  EXPECT_CONTAINS(cuda, "+ __fmul_rn(x[");
+  EXPECT_CONTAINS(cuda, ") * 3)");
+  std::string opencl = printGpu(*translator::makeOpenCLTarget(false));
+  EXPECT_CONTAINS(opencl, "#pragma OPENCL FP_CONTRACT OFF");
+  EXPECT_EQ(std::string::npos, opencl.find("_rn(")) << opencl;
+  EXPECT_EQ(std::string::npos,
+            printGpu(*translator::makeOpenCLTarget()).find("FP_CONTRACT"));
+}
+
+// A kernel is launched only where it has instances: the launch condition
+// comes from isl (here the parameter condition of the triangle), not from
+// the loop bounds of the subtree the launch replaces. Without it a skewed
+// kernel ran where its grid extent is undefined (inputs/skewed_guard.c).
+TEST_F(DriverTest, LaunchIsGuardedByTheKernelsInstances) {
+  parse(R"(
+void skew(int n, double A[64][64], double B[64][64]) {
+#pragma scop
+  for (int j = 1; j < n; j++) {
+    A[j][j] = B[j - 1][j] + 1.0;
+    for (int k = 0; k <= j; k++)
+      B[j][k] = A[k][k] * 0.5 + B[j - 1][k];
+  }
+#pragma endscop
+}
+)");
+  std::string out = printGpu(*translator::makeCudaTarget());
+  EXPECT_CONTAINS(out, "if ((n >= 2) && polycuda_grid_0 > 0)");
+}
+
 // C++ has no variable-length arrays: they stay in the host file, and the
 // .cu file sees only pointers and sizes.
 TEST_F(DriverTest, CudaHostFileKeepsVariableLengthArrays) {
@@ -118,9 +202,9 @@ void scale(int n, double a, double A[n][n]) {
   EXPECT_CONTAINS(files.host, "double A[n][n]");
   EXPECT_CONTAINS(files.host, "polycuda_launch_scale_scop0(n, a, (void *)A);");
   EXPECT_CONTAINS(files.host,
-                  "void polycuda_launch_scale_scop0(int, double, void *);");
+                  "void polycuda_launch_scale_scop0(long, double, void *);");
   EXPECT_CONTAINS(files.device, "extern \"C\" void "
-                                "polycuda_launch_scale_scop0(int n, double a, "
+                                "polycuda_launch_scale_scop0(long n, double a, "
                                 "void *A)");
   EXPECT_EQ(std::string::npos, files.device.find("[n]")) << files.device;
 }

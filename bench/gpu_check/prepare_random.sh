@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The CUDA half of a random differential campaign, prepared here: writes the
+# programs of seeds FIRST..FIRST+COUNT-1 (tests/random/generate.py) and
+# their CUDA translations into bench/gpu_check/carry/random/, for
+# run_random.sh to build and check on the GPU host. A refused translation
+# (exit 1 with `error:`) is listed in refused.txt; any other failure of
+# polycuda in failed.txt.
+#   prepare_random.sh FIRST COUNT
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+polycuda=$root/build/translator/polycuda
+first=$1 count=$2
+carry=$root/bench/gpu_check/carry/random
+rm -rf "$carry" && mkdir -p "$carry/programs"
+cp "$root/tests/e2e/compare_outputs.py" "$carry/"
+: > "$carry/refused.txt"
+: > "$carry/failed.txt"
+translate() {
+  local seed=$1 dir=$carry/programs/$1
+  mkdir -p "$dir"
+  python3 "$root/tests/random/generate.py" "$seed" "$dir/random.c"
+  if timeout 60 "$polycuda" --target=cuda "$dir/random.c" -o "$dir/out.cu" \
+      2> "$dir/translate.log"; then
+    return 0
+  elif [ $? -eq 1 ] && grep -q "error:" "$dir/translate.log"; then
+    echo "$seed" >> "$carry/refused.txt"
+  else
+    echo "$seed" >> "$carry/failed.txt"
+  fi
+  rm -f "$dir/out.cu" "$dir/out.host.c"
+}
+export -f translate
+export polycuda root carry
+seq "$first" $((first + count - 1)) | xargs -P "$(nproc)" -I{} bash -c 'translate {}'
+git -C "$root" rev-parse HEAD > "$carry/commit.txt"
+echo "prepared $(ls "$carry"/programs/*/out.cu | wc -l) of $count programs;" \
+  "refused $(wc -l < "$carry/refused.txt"), failed $(wc -l < "$carry/failed.txt")"

@@ -1,0 +1,28 @@
+//===- Isolated.h - Work bounded by wall-clock time -------------*- C++ -*-===//
+//
+// Some of isl's algorithms (the scheduler's integer LPs above all) do not
+// count their work against isl's operation limit, and a few programs keep
+// them busy for tens of seconds. Such work runs in a child process that is
+// killed at a deadline; its result travels back as text.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_ISOLATED_H
+#define POLYCUDA_POLYHEDRAL_ISOLATED_H
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace polycuda::polyhedral {
+
+/// Runs `work` in a child process (fork) and returns the text it returned,
+/// or nothing when it took longer than `limitMs` milliseconds (it is then
+/// killed), threw, or died. Only for work whose effect is its result: the
+/// child's other changes are lost. Must not be called while other threads
+/// run. With `limitMs` 0, runs `work` here, unbounded.
+std::optional<std::string>
+runWithDeadline(const std::function<std::string()> &work, unsigned limitMs);
+
+} // namespace polycuda::polyhedral
+
+#endif
