@@ -3,14 +3,17 @@
 # the GPU machine) into bench/gpu_check/carry/, together with the inputs
 # and the runtime, so that run.sh can build and check them on a GPU host
 # with nvcc, CMake and Python alone.
-#   prepare.sh [SIZE...]   default sizes: MEDIUM LARGE EXACT
+#   prepare.sh [SIZE...]   default sizes: MEDIUM LARGE EXACT LARGEINT
 # EXACT is MEDIUM translated with --fp-contract=off: run.sh compares it with
-# the sequential build at tolerance 0.
+# the sequential build at tolerance 0. LARGEINT is LARGE with 32-bit index
+# arithmetic (every `long` of the output made `int` again, except the casts
+# of linearized subscripts, which were `long` before): run.sh times it
+# against LARGE, to show what 64-bit index arithmetic costs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 polycuda=$root/build/translator/polycuda
 carry=$root/bench/gpu_check/carry
-sizes=${*:-MEDIUM LARGE EXACT}
+sizes=${*:-MEDIUM LARGE EXACT LARGEINT}
 rm -rf "$carry" && mkdir -p "$carry/generated" "$carry/inputs"
 cp -r "$root/runtime" "$carry/runtime"
 cp "$root/inputs/"*.c "$carry/inputs/"
@@ -25,6 +28,7 @@ for input in "$root/inputs/"*.c; do
     start=$(date +%s%N)
     flags=(-D${size}_DATASET)
     [ "$size" = EXACT ] && flags=(-DMEDIUM_DATASET --fp-contract=off)
+    [ "$size" = LARGEINT ] && flags=(-DLARGE_DATASET)
     if "$polycuda" --target=cuda "${flags[@]}" "$input" -o "$out" \
         2> "$carry/generated/${name}_${size}.log"; then
       status=translated
@@ -32,6 +36,9 @@ for input in "$root/inputs/"*.c; do
       status=refused
     fi
     end=$(date +%s%N)
+    if [ "$size" = LARGEINT ] && [ -f "$out" ]; then
+      sed -i -E 's/\blong\b/int/g; s/\(int\)\(/(long)(/g' "$out" "${out%.cu}.host.c"
+    fi
     kernels=$(grep -c "^__global__" "$out" 2>/dev/null || true)
     echo "$name,$size,$status,$(( (end - start) / 1000000 )),${kernels:-0}" \
       >> "$carry/translation.csv"

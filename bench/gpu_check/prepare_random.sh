@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# The CUDA half of a random differential campaign, prepared here: writes the
-# programs of seeds FIRST..FIRST+COUNT-1 (tests/random/generate.py) and
-# their CUDA translations into bench/gpu_check/carry/random/, for
+# The CUDA half of a random differential campaign: writes the programs of
+# seeds FIRST..FIRST+COUNT-1 (tests/random/generate.py) and their CUDA
+# translations into CARRY (default bench/gpu_check/carry-random/), for
 # run_random.sh to build and check on the GPU host. A refused translation
 # (exit 1 with `error:`) is listed in refused.txt; any other failure of
-# polycuda in failed.txt.
-#   prepare_random.sh FIRST COUNT
+# polycuda in failed.txt. POLYCUDA names the translator (default: this
+# build's; on the GPU host, the bundle of tests/device/bundle.sh, which
+# translates on its 16 cores much faster than here).
+#   prepare_random.sh FIRST COUNT [CARRY]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-polycuda=$root/build/translator/polycuda
+polycuda=${POLYCUDA:-$root/build/translator/polycuda}
 first=$1 count=$2
-carry=$root/bench/gpu_check/carry/random
+carry=${3:-$root/bench/gpu_check/carry-random}
 rm -rf "$carry" && mkdir -p "$carry/programs"
 cp "$root/tests/e2e/compare_outputs.py" "$carry/"
+cp -r "$root/runtime" "$carry/runtime"
 : > "$carry/refused.txt"
 : > "$carry/failed.txt"
 translate() {
@@ -32,6 +35,7 @@ translate() {
 export -f translate
 export polycuda root carry
 seq "$first" $((first + count - 1)) | xargs -P "$(nproc)" -I{} bash -c 'translate {}'
-git -C "$root" rev-parse HEAD > "$carry/commit.txt"
+git -C "$root" rev-parse HEAD > "$carry/commit.txt" 2>/dev/null ||
+  cp "${COMMIT_FILE:-/dev/null}" "$carry/commit.txt"
 echo "prepared $(ls "$carry"/programs/*/out.cu | wc -l) of $count programs;" \
   "refused $(wc -l < "$carry/refused.txt"), failed $(wc -l < "$carry/failed.txt")"

@@ -9,7 +9,7 @@ carry=$(cd "$1" && pwd)
 jobs=${2:-16}
 out=${OUT:-$carry/out}
 mkdir -p "$out"
-runtime=$(cd "$carry/../runtime" && pwd)
+runtime=$carry/runtime
 nvcc -O2 -arch=sm_90 -w -c "$runtime/polycuda_cuda.cu" -o /tmp/polycuda_cuda.o
 check() {
   local dir=$1 seed
