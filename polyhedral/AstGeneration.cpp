@@ -143,7 +143,7 @@ void generateGpuAsts(GpuProgram &program) {
   };
   std::vector<Job> jobs;
   for (Kernel *kernel : there)
-    jobs.push_back({toString(kernel->schedule.coalesce()),
+    jobs.push_back({toString(coalesced(kernel->schedule)),
                     toString(kernel->context)});
   std::string prefix = program.names.kernelIterator;
   unsigned long limit = isl_ctx_get_max_operations(isl::ctx(scop.ctx).get());
@@ -179,7 +179,7 @@ void generateGpuAsts(GpuProgram &program) {
     }
   } cleanup{worker, jobs};
   for (Kernel *kernel : here)
-    kernel->ast = buildAstFromMap(kernel->context, kernel->schedule.coalesce(),
+    kernel->ast = buildAstFromMap(kernel->context, coalesced(kernel->schedule),
                                   prefix);
   program.host = buildAstFromSchedule(
       scop.context, program.schedule, program.names.hostIterator,

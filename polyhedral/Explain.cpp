@@ -231,7 +231,7 @@ private:
            deps.output.intersect(writes.apply_range(writes.reverse()))},
       };
       for (auto &[kind, relation] : kinds)
-        for (const isl::map &map : mapsOf(relation.coalesce()))
+        for (const isl::map &map : mapsOf(coalesced(relation)))
           addDependence(kind, a, map);
     }
   }
@@ -491,7 +491,7 @@ private:
       isl::pw_aff one = isl::manage(isl_pw_aff_val_on_domain(
           isl_set_universe(isl_space_params(space.copy())),
           isl_val_one(ctx)));
-      fact.extent.push_back(high.sub(low).add(one).coalesce());
+      fact.extent.push_back(coalesced(high.sub(low).add(one)));
     }
     std::set<unsigned> registers(kernel.registers.begin(),
                                  kernel.registers.end());

@@ -279,8 +279,8 @@ private:
       }
       schedule = pinned;
     }
-    kernel.schedule = schedule.intersect_domain(domain).coalesce();
-    kernel.context = context.coalesce();
+    kernel.schedule = coalesced(schedule.intersect_domain(domain));
+    kernel.context = coalesced(context);
 
     std::set<unsigned> arrays;
     for (const isl::set &set : setsOf(instances)) {

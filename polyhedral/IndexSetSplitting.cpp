@@ -90,7 +90,7 @@ Statement restrictTo(const Statement &stmt, const isl::set &part,
   Statement piece = stmt;
   piece.name = name;
   isl::set domain = isl::manage(isl_set_set_tuple_name(
-      stmt.domain.intersect(part).coalesce().release(), name.c_str()));
+      coalesced(stmt.domain.intersect(part)).release(), name.c_str()));
   piece.domain = domain;
   for (Access &access : piece.accesses)
     access.relation = isl::manage(isl_map_set_tuple_name(

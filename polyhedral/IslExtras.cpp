@@ -198,9 +198,35 @@ static isl_union_map *atomicOptions(isl_union_map *schedule) {
   return isl_union_map_read_from_str(ctx, (text + " }").c_str());
 }
 
+static isl::ast_node buildAstFromMapOnce(const isl::set &context,
+                                         const isl::union_map &schedule,
+                                         const std::string &iteratorPrefix);
+
 isl::ast_node buildAstFromMap(const isl::set &context,
                               const isl::union_map &schedule,
                               const std::string &iteratorPrefix) {
+  // isl 0.25's AST generator can fail with an internal error in its
+  // coalescing (random program 4114: "original tableau does not correspond
+  // to original basic map"); the same schedule with its equalities made
+  // explicit and redundant constraints removed is
+  // generated without it. Only after a failure: the first form is the one
+  // every other schedule is printed from.
+  isl_ctx *ctx = schedule.ctx().get();
+  isl::ast_node node = buildAstFromMapOnce(context, schedule, iteratorPrefix);
+  if (!node.is_null())
+    return node;
+  isl_ctx_reset_error(ctx);
+  isl::union_map simpler = isl::manage(isl_union_map_remove_redundancies(
+      isl_union_map_detect_equalities(schedule.copy())));
+  node = buildAstFromMapOnce(context, simpler, iteratorPrefix);
+  if (node.is_null())
+    isl::exception::throw_last_error(schedule.ctx());
+  return node;
+}
+
+static isl::ast_node buildAstFromMapOnce(const isl::set &context,
+                                         const isl::union_map &schedule,
+                                         const std::string &iteratorPrefix) {
   // Give the context and the schedule the same parameter order: isl's AST
   // generator otherwise prints some integer divisions with the wrong
   // parameter.
@@ -216,6 +242,8 @@ isl::ast_node buildAstFromMap(const isl::set &context,
   isl_ast_node *node =
       isl_ast_build_node_from_schedule_map(build, alignedSchedule);
   isl_ast_build_free(build);
+  if (!node)
+    return isl::ast_node();
   return isl::manage(node);
 }
 

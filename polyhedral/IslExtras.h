@@ -24,6 +24,19 @@ template <typename T> std::string toString(const T &object) {
   return os.str();
 }
 
+/// `object` coalesced, or `object` itself when isl's coalescing fails:
+/// coalescing only simplifies the representation, and isl 0.25 has an
+/// internal error on some inputs ("original tableau does not correspond to
+/// original basic map", random program 4114).
+template <typename T> T coalesced(const T &object) {
+  try {
+    return object.coalesce();
+  } catch (const isl::exception &) {
+    isl_ctx_reset_error(object.ctx().get());
+    return object;
+  }
+}
+
 /// Sets an isl operation limit on `ctx` for its lifetime (0: none) and
 /// starts the count from zero. A limit already set on `ctx` (by an enclosing
 /// OperationLimit, or by the owner of the context, as the fuzz target does)
