@@ -134,8 +134,13 @@ struct Profile {
   Clock::time_point mark = Clock::now();
 };
 
+void printLeftoverProfile();
+
 Profile &profile() {
-  static Profile *p = new Profile; // never destroyed: used until exit
+  static Profile *p = [] {
+    atexit(printLeftoverProfile);
+    return new Profile; // never destroyed: used until exit
+  }();
   return *p;
 }
 
@@ -662,6 +667,47 @@ void copyBox(bool toDevice, char *device, char *host, size_t elementSize,
   profile().mark = Clock::now();
 }
 
+/// Prints and clears the profile (see polycuda_cuda_end_scop).
+void printProfile(const char *where) {
+  double total = msSince(profile().scopStart);
+  double copies = 0, kernels = 0;
+  size_t in = 0, out = 0;
+  for (const ProfileEntry &e : profile().entries) {
+    if (e.kind == "kernel")
+      kernels += e.ms;
+    else if (e.kind != "alloc/free")
+      copies += e.ms;
+    if (e.kind == "copy in")
+      in += e.bytes;
+    if (e.kind == "copy out")
+      out += e.bytes;
+  }
+  fprintf(stderr,
+          "polycuda profile: scop %s: %.3f ms: copies %.3f ms (%zu bytes in, "
+          "%zu out), kernels %.3f ms, other %.3f ms\\n",
+          nameOrUnknown(where), total, copies, in, out, kernels,
+          total - copies - kernels);
+  for (const ProfileEntry &e : profile().entries) {
+    if (e.kind == "kernel" || e.kind == "alloc/free")
+      fprintf(stderr, "  %-10s %-24s %u call(s) %34.3f ms\\n", e.kind.c_str(),
+              e.name.c_str(), e.count, e.ms);
+    else
+      fprintf(stderr, "  %-10s %-24s %14zu bytes %-10s %8.3f ms %8.2f GB/s\\n",
+              e.kind.c_str(), e.name.c_str(), e.bytes, e.method.c_str(), e.ms,
+              e.ms > 0 ? e.bytes / e.ms / 1e6 : 0.0);
+  }
+  profile().entries.clear();
+  profile().mark = Clock::now();
+}
+
+/// Programs printed before begin/end marks (or that exit inside a scop)
+/// still get their profile, at exit; no CUDA call here: every profiled
+/// operation was synchronized when it was recorded.
+void printLeftoverProfile() {
+  if (!profile().entries.empty())
+    printProfile("(no scop marks)");
+}
+
 } // namespace
 
 extern "C" void polycuda_cuda_copy_box_to_device(
@@ -693,35 +739,7 @@ extern "C" void polycuda_cuda_end_scop(const char *where) {
     return;
   ensureDevice(where);
   checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
-  double total = msSince(profile().scopStart);
-  double copies = 0, kernels = 0;
-  size_t in = 0, out = 0;
-  for (const ProfileEntry &e : profile().entries) {
-    if (e.kind == "kernel")
-      kernels += e.ms;
-    else if (e.kind != "alloc/free")
-      copies += e.ms;
-    if (e.kind == "copy in")
-      in += e.bytes;
-    if (e.kind == "copy out")
-      out += e.bytes;
-  }
-  fprintf(stderr,
-          "polycuda profile: scop %s: %.3f ms: copies %.3f ms (%zu bytes in, "
-          "%zu out), kernels %.3f ms, other %.3f ms\\n",
-          nameOrUnknown(where), total, copies, in, out, kernels,
-          total - copies - kernels);
-  for (const ProfileEntry &e : profile().entries) {
-    if (e.kind == "kernel" || e.kind == "alloc/free")
-      fprintf(stderr, "  %-10s %-24s %u call(s) %34.3f ms\\n", e.kind.c_str(),
-              e.name.c_str(), e.count, e.ms);
-    else
-      fprintf(stderr, "  %-10s %-24s %14zu bytes %-10s %8.3f ms %8.2f GB/s\\n",
-              e.kind.c_str(), e.name.c_str(), e.bytes, e.method.c_str(), e.ms,
-              e.ms > 0 ? e.bytes / e.ms / 1e6 : 0.0);
-  }
-  profile().entries.clear();
-  profile().mark = Clock::now();
+  printProfile(where);
 }
 
 extern "C" void *polycuda_cuda_alloc(size_t bytes, const char *where) {
