@@ -28,7 +28,7 @@ $nv -c "$carry/bench_timer.cu" -o /tmp/xw/timer.o
 
 if [[ $parts == *bench* ]]; then
   $nv -I"$carry/runtime" "$carry/transfer_bench.cu" /tmp/xw/rt_after.o -o /tmp/xw/tb
-  /tmp/xw/tb 1024 > "$out/transfers.csv" 2> "$out/transfers.err"
+  /tmp/xw/tb ${BENCH_MAX_MB:-1024} > "$out/transfers.csv" 2> "$out/transfers.err"
   echo "transfer_bench rc=$?"; tail -1 "$out/transfers.csv"
 fi
 
@@ -51,7 +51,12 @@ build() {
 }
 export -f build
 export carry nv
-for g in "$carry"/gen/*.cu; do basename "$g" .cu | tr _ ' ' | awk '{v=$NF; s=$(NF-1); $NF=""; $(NF-1)=""; gsub(/ +$/,""); gsub(/ /,"_"); print $0, s, v}'; done |
+# Only the sizes the parts need.
+sizes=LARGE; [[ $parts == *check* ]] && sizes="MEDIUM LARGE"
+[[ $parts == *time* ]] || sizes=MEDIUM
+for g in "$carry"/gen/*.cu; do
+  [[ " $sizes " == *" $(basename "$g" .cu | awk -F_ '{print $(NF-1)}') "* ]] || continue
+  basename "$g" .cu | tr _ ' ' | awk '{v=$NF; s=$(NF-1); $NF=""; $(NF-1)=""; gsub(/ +$/,""); gsub(/ /,"_"); print $0, s, v}'; done |
   xargs -P "$(nproc)" -n 3 bash -c 'build "$@"' _
 ls /tmp/xw/*_after /tmp/xw/*_before 2>/dev/null | wc -l | xargs echo "built:"
 

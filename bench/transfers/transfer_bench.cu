@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
                  {"pinned_cudaMemcpy", -1}};
   int failures = 0;
   for (size_t bytes = 1u << 20; bytes <= maxBytes; bytes *= 2) {
-    int reps = bytes <= (64u << 20) ? 15 : bytes <= (256u << 20) ? 7 : 5;
+    int reps = bytes <= (64u << 20) ? 9 : bytes <= (256u << 20) ? 5 : 3;
     for (int dir = 0; dir < 2; ++dir) {
       bool toDevice = dir == 0;
       for (const Method &m : methods) {
