@@ -174,9 +174,11 @@ public:
     for (const Kernel &kernel : program.kernels)
       describeKernel(kernel);
     for (const Transfer &transfer : program.transfers)
-      out.transfers.push_back({transfer.array, transfer.toDevice,
-                               transfer.toHost, transfer.accessed,
-                               transfer.written});
+      out.transfers.push_back(
+          {transfer.array, transfer.toDevice, transfer.toHost,
+           transfer.accessed, transfer.written, transfer.in, transfer.out,
+           transfer.inReason, transfer.outReason, transfer.inExact,
+           transfer.outExact, transfer.method});
   }
 
 private:

@@ -127,6 +127,11 @@ struct TransferFact {
   bool toHost = false;
   ElementRange accessed;
   ElementRange written;
+  /// The boxes copied in and out, why, and how (see Transfer).
+  ElementBox in, out;
+  std::string inReason, outReason;
+  bool inExact = true, outExact = true;
+  TransferMethod method = TransferMethod::Auto;
 };
 
 /// Everything the report says about one scop.

@@ -81,14 +81,40 @@ struct ElementRange {
   std::vector<isl::pw_aff> last;
 };
 
-/// The device copy of one array: allocated up to the last accessed element,
-/// copied in over the accessed range, copied out over the written range.
+/// A box of array elements: per dimension, the first and the last index as
+/// functions of the parameters. Where the box is empty for some parameter
+/// values, its bounds there are 0 and -1.
+struct ElementBox {
+  std::vector<isl::pw_aff> lower;
+  std::vector<isl::pw_aff> upper;
+};
+
+/// How the runtime moves an array's bytes (`--transfers`; see
+/// runtime/polycuda_cuda.h). OpenCL copies are plain whatever the method.
+enum class TransferMethod { Auto, Plain, Staged, Registered };
+
+/// The device copy of one array: allocated up to the last element of the
+/// box that holds every accessed element (`allocated.upper`), copied in
+/// over the box `in` (the elements read before the scop writes them, and
+/// those of `out` that it may not write), copied out over the box `out`
+/// (the box of the written elements). Copying `out` back clobbers no host
+/// value: each of its elements is written by the scop or was copied in.
 struct Transfer {
   unsigned array = 0;
   bool toDevice = false;
   bool toHost = false;
   ElementRange accessed;
   ElementRange written;
+  ElementBox allocated;
+  ElementBox in;
+  ElementBox out;
+  /// Why the array is (or is not) copied in and out, in words.
+  std::string inReason;
+  std::string outReason;
+  /// Whether `in` (`out`) holds no element more than needed.
+  bool inExact = true;
+  bool outExact = true;
+  TransferMethod method = TransferMethod::Auto;
 };
 
 /// The GPU program of one scop.

@@ -356,6 +356,24 @@ unsigned setDims(const isl::space &space) {
   return isl_space_dim(space.get(), isl_dim_out);
 }
 
+isl::pw_aff valueOutside(const isl::pw_aff &pa, const isl::set &context,
+                         long value) {
+  isl::pw_aff within = pa.intersect_params(context);
+  isl::set rest = context.subtract(within.domain());
+  if (rest.is_empty())
+    return within;
+  return within.union_add(isl::manage(isl_pw_aff_val_on_domain(
+      rest.release(), isl_val_int_from_si(context.ctx().get(), value))));
+}
+
+isl::pw_aff dimMin(const isl::set &set, unsigned pos) {
+  return isl::manage(isl_set_dim_min(set.copy(), (int)pos));
+}
+
+isl::pw_aff dimMax(const isl::set &set, unsigned pos) {
+  return isl::manage(isl_set_dim_max(set.copy(), (int)pos));
+}
+
 isl::pw_aff totalOn(const isl::pw_aff &pa, const isl::set &context) {
   isl::set domain = pa.domain();
   isl::set within = context;

@@ -122,6 +122,14 @@ isl::pw_aff variableOn(const isl::space &space, unsigned pos);
 unsigned setDims(const isl::space &space);
 /// Replaces `pa` by 0 outside its domain, within `context`.
 isl::pw_aff totalOn(const isl::pw_aff &pa, const isl::set &context);
+/// `pa` within `context`, and `value` on the rest of `context` (a set of
+/// parameters).
+isl::pw_aff valueOutside(const isl::pw_aff &pa, const isl::set &context,
+                         long value);
+/// The least (greatest) value of set dimension `pos` of `set`, a function
+/// of the parameters defined where `set` is not empty.
+isl::pw_aff dimMin(const isl::set &set, unsigned pos);
+isl::pw_aff dimMax(const isl::set &set, unsigned pos);
 
 /// The constant value of `pa` if it has one (on its whole domain).
 std::optional<long> constantValue(const isl::pw_aff &pa);

@@ -1,8 +1,9 @@
 //===- MemoryPromotion.cpp - Where each array lives, host/device copies ---===//
 //
-// Stage 4 (see MemoryPromotion.h). Every accessed array is copied in, not
-// only read ones: the copy out covers a contiguous range that may include
-// elements the scop does not write, and those must keep their host values.
+// Stage 4 (see MemoryPromotion.h). Copies are boxes (a range per
+// dimension), which the runtime moves as contiguous or 2-D copies. The box
+// copied out may hold elements the scop does not (surely) write; those are
+// copied in too, so that the copy back returns their host values.
 //
 //===----------------------------------------------------------------------===//
 #include "MemoryPromotion.h"
@@ -37,29 +38,6 @@ ElementRange rangeOf(const isl::set &elements, const isl::set &context) {
     range.last.push_back(total);
   }
   return range;
-}
-
-/// Do the elements `writes` include every element of the row-major range
-/// from the first to the last of `elements` (all that is copied back)?
-bool coversLinearRange(const Scop &scop, const Array &array,
-                       const isl::set &writes, const isl::set &elements) {
-  unsigned rank = array.rank();
-  if (rank == 0)
-    return !writes.is_empty();
-  isl::set first = elements.lexmin();
-  isl::set last = elements.lexmax();
-  isl::space space = elements.get_space();
-  isl::map ge = isl::manage(isl_map_lex_ge(isl_space_copy(space.get())));
-  isl::map le = isl::manage(isl_map_lex_le(isl_space_copy(space.get())));
-  isl::set range = ge.intersect_range(first).domain().intersect(
-      le.intersect_range(last).domain());
-  for (unsigned d = 1; d < rank; ++d) {
-    isl::pw_aff index = variableOn(space, d);
-    range = range
-                .intersect(index.ge_set(constantOn(space, 0)))
-                .intersect(index.lt_set(liftToSpace(array.extents[d], space)));
-  }
-  return range.intersect_params(scop.context).is_subset(writes);
 }
 
 /// Can local array `a`, accessed only by `kernel`, live in a register?
@@ -114,17 +92,47 @@ bool isInRegister(const GpuProgram &program, unsigned a) {
 
 } // namespace
 
-void computeTransfers(GpuProgram &program) {
+namespace {
+
+/// The smallest box that holds `elements`: bounds 0 and `emptyUpper` where
+/// `elements` is empty.
+ElementBox boxOf(const isl::set &elements, const isl::set &context,
+                 long emptyUpper) {
+  ElementBox box;
+  for (unsigned d = 0; d < elements.tuple_dim(); ++d) {
+    box.lower.push_back(valueOutside(dimMin(elements, d), context, 0));
+    box.upper.push_back(
+        valueOutside(dimMax(elements, d), context, emptyUpper));
+  }
+  return box;
+}
+
+/// The elements of `box`, in `space`.
+isl::set elementsOf(const ElementBox &box, const isl::space &space,
+                    const isl::set &context) {
+  isl::set elements = isl::set::universe(space).intersect_params(context);
+  for (unsigned d = 0; d < box.lower.size(); ++d) {
+    isl::pw_aff index = variableOn(space, d);
+    elements = elements.intersect(index.ge_set(liftToSpace(box.lower[d], space)))
+                   .intersect(index.le_set(liftToSpace(box.upper[d], space)));
+  }
+  return elements;
+}
+
+} // namespace
+
+void computeTransfers(GpuProgram &program, TransferMethod method) {
   const Scop &scop = *program.scop;
   assignRegisters(program);
+  const isl::set &context = scop.context;
   isl::union_set accessed =
-      scop.accesses(true, true, true).range().intersect_params(scop.context);
+      scop.accesses(true, true, true).range().intersect_params(context);
   isl::union_set written =
-      scop.accesses(false, true, true).range().intersect_params(scop.context);
+      scop.accesses(false, true, true).range().intersect_params(context);
   isl::union_set mustWritten =
-      scop.accesses(false, true, false).range().intersect_params(scop.context);
+      scop.accesses(false, true, false).range().intersect_params(context);
   // Elements read before the scop writes them: their host values matter.
-  const isl::union_set &liveIn = program.deps.liveIn;
+  isl::union_set liveIn = program.deps.liveIn.intersect_params(context);
   for (unsigned a = 0; a < scop.arrays.size(); ++a) {
     const Array &array = scop.arrays[a];
     isl::space space = namedSetSpace(scop.ctx, array.name, array.rank());
@@ -133,24 +141,68 @@ void computeTransfers(GpuProgram &program) {
       continue;
     Transfer transfer;
     transfer.array = a;
-    // Nothing to copy in when the scop reads nothing of the array and
-    // surely writes every element of the range it copies back.
-    transfer.toDevice =
-        !array.isLocal &&
-        (!liveIn.extract_set(space).is_empty() ||
-         !coversLinearRange(scop, array,
-                            mustWritten.extract_set(space).intersect_params(
-                                scop.context),
-                            elements));
-    transfer.accessed = rangeOf(elements, scop.context);
+    transfer.method = method;
+    transfer.accessed = rangeOf(elements, context);
+    transfer.allocated = boxOf(elements, context, 0);
     isl::set writes = written.extract_set(space);
     transfer.toHost = !array.isLocal && !writes.is_empty();
-    if (transfer.toHost)
-      transfer.written = rangeOf(writes, scop.context);
+    transfer.written =
+        transfer.toHost ? rangeOf(writes, context) : transfer.accessed;
+    transfer.out = boxOf(writes, context, -1);
+    isl::set outElements = elementsOf(transfer.out, space, context);
+    isl::set must = mustWritten.extract_set(space);
+    transfer.outExact = outElements.is_subset(writes);
+    isl::set read = liveIn.extract_set(space);
+    // Elements copied back that the scop may leave alone: the copy back
+    // returns whatever the device holds, so it must hold their host values.
+    isl::set kept = transfer.toHost ? outElements.subtract(must)
+                                    : isl::set::empty(space);
+    isl::set needed = read.unite(kept).intersect_params(context);
+    transfer.toDevice = !array.isLocal && !needed.is_empty();
+    transfer.in = boxOf(needed, context, -1);
+    transfer.inExact = elementsOf(transfer.in, space, context).is_subset(needed);
+    if (array.isLocal)
+      transfer.inReason = "local to the scop";
+    else if (!transfer.toDevice)
+      transfer.inReason = "written before it is read";
+    else if (kept.is_empty())
+      transfer.inReason = "read before it is written (live-in)";
+    else if (read.is_empty())
+      transfer.inReason = "keeps the host values of elements of the copy-out "
+                          "box that the scop may not write";
     else
-      transfer.written = transfer.accessed;
+      transfer.inReason = "read before it is written (live-in), and keeps "
+                          "the host values of elements of the copy-out box "
+                          "that the scop may not write";
+    transfer.outReason = array.isLocal    ? "local to the scop"
+                         : transfer.toHost ? "written"
+                                           : "not written";
     program.transfers.push_back(std::move(transfer));
   }
+}
+
+const char *transferMethodName(TransferMethod method) {
+  switch (method) {
+  case TransferMethod::Plain:
+    return "plain";
+  case TransferMethod::Staged:
+    return "staged";
+  case TransferMethod::Registered:
+    return "registered";
+  case TransferMethod::Auto:
+    break;
+  }
+  return "auto";
+}
+
+bool parseTransferMethod(const std::string &name, TransferMethod &method) {
+  for (TransferMethod m : {TransferMethod::Auto, TransferMethod::Plain,
+                           TransferMethod::Staged, TransferMethod::Registered})
+    if (name == transferMethodName(m)) {
+      method = m;
+      return true;
+    }
+  return false;
 }
 
 } // namespace polycuda::polyhedral

@@ -123,7 +123,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
   });
   if (options.stopAfterMapping)
     return program;
-  runStage("memory", scop, options, [&] { computeTransfers(program); });
+  runStage("memory", scop, options, [&] { computeTransfers(program, options.transfers); });
   runStage("ast", scop, options, [&] {
     OperationLimit limit(scop.ctx, options.scheduling.sequential
                                        ? 0

@@ -29,6 +29,8 @@ struct PipelineOptions {
   bool stopAfterMapping = false;
   /// Per-stage timing and progress, printed to `dumpStream` when set.
   bool verbose = false;
+  /// How the host/device copies move their bytes (`--transfers`).
+  TransferMethod transfers = TransferMethod::Auto;
 };
 
 /// Runs every stage on `scop`. Throws std::runtime_error (with the stage and

@@ -8,6 +8,13 @@
 // Invariants: includes only <stddef.h> so that printed .cu files can include
 //   it; the entry points are spelled in translator/RuntimeNames.h.
 //
+// Environment: POLYCUDA_TRANSFERS=plain|staged|registered|auto overrides the
+// method printed in the program; POLYCUDA_PROFILE=1 prints, at the end of
+// each scop, the time and bytes of each copy and kernel; POLYCUDA_VERBOSE=1
+// prints notes (a pinned allocation or registration that failed and fell
+// back to plain copies); POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS and
+// POLYCUDA_FAIL_ALLOC as documented below.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef POLYCUDA_RUNTIME_POLYCUDA_CUDA_H
@@ -18,6 +25,21 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/// How host/device copies move their bytes (`--transfers`):
+/// - plain: cudaMemcpy / cudaMemcpy2D from the user's (pageable) memory;
+/// - staged: through a pool of pinned buffers, created once per process,
+///   filled and drained by several host threads, each double-buffered on a
+///   stream of its own, so that host copies overlap the DMA;
+/// - registered: the host range is page-locked (cudaHostRegister) for the
+///   copy and released after it;
+/// - auto: plain below a size threshold, staged above it (registered when
+///   the pool could not be created).
+/// A pinned allocation or registration that fails falls back to plain.
+#define POLYCUDA_TRANSFERS_AUTO 0
+#define POLYCUDA_TRANSFERS_PLAIN 1
+#define POLYCUDA_TRANSFERS_STAGED 2
+#define POLYCUDA_TRANSFERS_REGISTERED 3
 
 /// Allocates \p bytes of device memory with cudaMalloc and returns the device
 /// pointer; a request for 0 bytes allocates 1 byte so the result is never
@@ -40,6 +62,43 @@ void polycuda_cuda_copy_to_device(void *dst, const void *src, size_t bytes,
 /// (synchronous cudaMemcpy). Also reports errors of earlier asynchronous work.
 void polycuda_cuda_copy_to_host(void *dst, const void *src, size_t bytes,
                                 const char *where);
+
+/// Copies a box of array elements between host and device memory. Both
+/// arrays have the same row-major layout: \p rank dimensions of
+/// \p extents[d] elements of \p element_size bytes each (extents[0] is not
+/// used to address), starting at \p device and \p host; the box holds the
+/// elements with lower[d] <= index[d] <= upper[d] in every dimension (none
+/// when upper[d] < lower[d] for some d; one element when rank is 0).
+/// Dimensions that the box covers entirely are merged, so a box of whole
+/// rows is one contiguous copy; otherwise rows are copied as 2-D copies.
+/// \p method is a POLYCUDA_TRANSFERS_* value, overridden by the environment
+/// variable POLYCUDA_TRANSFERS; \p array names the array in profiles.
+/// Synchronous: the bytes have arrived when the call returns. Also reports
+/// errors of earlier asynchronous work.
+void polycuda_cuda_copy_box_to_device(void *device, const void *host,
+                                      size_t element_size, int rank,
+                                      const long long *extents,
+                                      const long long *lower,
+                                      const long long *upper, int method,
+                                      const char *array, const char *where);
+
+/// The same box from \p device to \p host; elements outside the box are
+/// not touched.
+void polycuda_cuda_copy_box_to_host(void *host, const void *device,
+                                    size_t element_size, int rank,
+                                    const long long *extents,
+                                    const long long *lower,
+                                    const long long *upper, int method,
+                                    const char *array, const char *where);
+
+/// Opens a scop's profile (POLYCUDA_PROFILE): copies, allocations and
+/// kernels until polycuda_cuda_end_scop are attributed to \p where.
+void polycuda_cuda_begin_scop(const char *where);
+
+/// Closes the scop's profile; with POLYCUDA_PROFILE set, prints one line per
+/// copy (array, direction, bytes, method, time, bandwidth) and per kernel
+/// (launches, time), and the totals, to stderr.
+void polycuda_cuda_end_scop(const char *where);
 
 /// Checks the launch of \p kernel that the caller just issued with <<<...>>>
 /// (cudaGetLastError). If POLYCUDA_SYNC_LAUNCHES is set (to anything but ""

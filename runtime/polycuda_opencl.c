@@ -360,6 +360,111 @@ void polycuda_cl_copy_to_host(polycuda_cl_program *p, void *dst, void *buffer,
             where, "clEnqueueReadBuffer");
 }
 
+/* Copies one slab: `rows` rows of `width` bytes, `pitch` bytes apart,
+ * `offset` bytes into both arrays. */
+static void copySlab(polycuda_cl_program *p, int toDevice, cl_mem buffer,
+                     char *host, size_t offset, size_t pitch, size_t width,
+                     size_t rows, const char *where) {
+  size_t origin[3], hostOrigin[3], region[3];
+  if (rows == 1) {
+    if (toDevice)
+      checkCall(clEnqueueWriteBuffer(p->queue, buffer, CL_TRUE, offset, width,
+                                     host + offset, 0, NULL, NULL),
+                where, "clEnqueueWriteBuffer");
+    else
+      checkCall(clEnqueueReadBuffer(p->queue, buffer, CL_TRUE, offset, width,
+                                    host + offset, 0, NULL, NULL),
+                where, "clEnqueueReadBuffer");
+    return;
+  }
+  origin[0] = offset % pitch;
+  origin[1] = offset / pitch;
+  origin[2] = 0;
+  hostOrigin[0] = origin[0];
+  hostOrigin[1] = origin[1];
+  hostOrigin[2] = 0;
+  region[0] = width;
+  region[1] = rows;
+  region[2] = 1;
+  if (toDevice)
+    checkCall(clEnqueueWriteBufferRect(p->queue, buffer, CL_TRUE, origin,
+                                       hostOrigin, region, pitch, 0, pitch, 0,
+                                       host, 0, NULL, NULL),
+              where, "clEnqueueWriteBufferRect");
+  else
+    checkCall(clEnqueueReadBufferRect(p->queue, buffer, CL_TRUE, origin,
+                                      hostOrigin, region, pitch, 0, pitch, 0,
+                                      host, 0, NULL, NULL),
+              where, "clEnqueueReadBufferRect");
+}
+
+enum { kMaxBoxRank = 16 };
+
+/* The box as slabs (see polycuda_cuda.cu's slabsOf, which this mirrors). */
+static void copyBox(polycuda_cl_program *p, int toDevice, cl_mem buffer,
+                    char *host, size_t elementSize, int rank,
+                    const long long *extents, const long long *lower,
+                    const long long *upper, const char *where) {
+  size_t stride[kMaxBoxRank], count[kMaxBoxRank], index[kMaxBoxRank];
+  size_t width, inner;
+  int d, k;
+  if (rank <= 0) {
+    copySlab(p, toDevice, buffer, host, 0, elementSize, elementSize, 1, where);
+    return;
+  }
+  if (rank > kMaxBoxRank)
+    failWithMessage(where, "array of more than 16 dimensions");
+  for (d = 0; d < rank; ++d) {
+    if (upper[d] < lower[d] || lower[d] < 0)
+      return;
+    count[d] = (size_t)(upper[d] - lower[d] + 1);
+    index[d] = 0;
+  }
+  stride[rank - 1] = elementSize;
+  for (d = rank - 2; d >= 0; --d)
+    stride[d] = stride[d + 1] * (size_t)extents[d + 1];
+  k = rank - 1;
+  while (k > 0 && lower[k] == 0 && (long long)count[k] == extents[k])
+    --k;
+  width = count[k] * stride[k];
+  inner = (size_t)lower[k] * stride[k];
+  if (k == 0) {
+    copySlab(p, toDevice, buffer, host, inner, width, width, 1, where);
+    return;
+  }
+  for (;;) {
+    size_t offset = inner + (size_t)lower[k - 1] * stride[k - 1];
+    for (d = 0; d + 1 < k; ++d)
+      offset += ((size_t)lower[d] + index[d]) * stride[d];
+    copySlab(p, toDevice, buffer, host, offset, stride[k - 1], width,
+             count[k - 1], where);
+    d = k - 2;
+    while (d >= 0 && ++index[d] == count[d])
+      index[d--] = 0;
+    if (d < 0)
+      break;
+  }
+}
+
+void polycuda_cl_copy_box_to_device(polycuda_cl_program *p, void *buffer,
+                                    const void *host, size_t element_size,
+                                    int rank, const long long *extents,
+                                    const long long *lower,
+                                    const long long *upper,
+                                    const char *where) {
+  copyBox(p, 1, (cl_mem)buffer, (char *)host, element_size, rank, extents,
+          lower, upper, where);
+}
+
+void polycuda_cl_copy_box_to_host(polycuda_cl_program *p, void *host,
+                                  void *buffer, size_t element_size, int rank,
+                                  const long long *extents,
+                                  const long long *lower,
+                                  const long long *upper, const char *where) {
+  copyBox(p, 0, (cl_mem)buffer, (char *)host, element_size, rank, extents,
+          lower, upper, where);
+}
+
 static cl_kernel getKernel(polycuda_cl_program *p, const char *kernelName,
                            const char *where) {
   char detail[256];

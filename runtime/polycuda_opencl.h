@@ -71,6 +71,27 @@ void polycuda_cl_copy_to_host(polycuda_cl_program *p, void *dst, void *buffer,
                               size_t offset_bytes, size_t bytes,
                               const char *where);
 
+/// Writes a box of array elements from \p host into \p buffer (both laid
+/// out as the same row-major array: \p rank dimensions of \p extents[d]
+/// elements of \p element_size bytes; the box holds the elements with
+/// lower[d] <= index[d] <= upper[d], none when some upper[d] < lower[d], one
+/// when rank is 0), and waits until the write is complete. Trailing
+/// dimensions that the box covers entirely are merged; other boxes are
+/// written as rectangles (clEnqueueWriteBufferRect). Elements outside the
+/// box are not touched.
+void polycuda_cl_copy_box_to_device(polycuda_cl_program *p, void *buffer,
+                                    const void *host, size_t element_size,
+                                    int rank, const long long *extents,
+                                    const long long *lower,
+                                    const long long *upper, const char *where);
+
+/// Reads the same box from \p buffer into \p host.
+void polycuda_cl_copy_box_to_host(polycuda_cl_program *p, void *host,
+                                  void *buffer, size_t element_size, int rank,
+                                  const long long *extents,
+                                  const long long *lower,
+                                  const long long *upper, const char *where);
+
 /// Sets the \p num_args arguments of kernel \p kernel_name (created once and
 /// cached in \p p) and enqueues it over \p work_dim (1 to 3) dimensions.
 /// \p global_size is the total number of work items per dimension, already a

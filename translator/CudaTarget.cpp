@@ -51,21 +51,25 @@ public:
     return type + " *" + device + " = (" + type + " *)" + runtime::kCudaAlloc +
            "(sizeof(" + type + ") * (size_t)(" + count + "), " + where + ");";
   }
-  std::string copyIn(const std::string &device, const std::string &host,
-                     const std::string &type, const std::string &offset,
-                     const std::string &count,
-                     const std::string &where) const override {
-    return std::string(runtime::kCudaCopyToDevice) + "(" + device + " + (" +
-           offset + "), (" + type + " *)(" + host + ") + (" + offset +
-           "), sizeof(" + type + ") * (size_t)(" + count + "), " + where + ");";
+  std::string copyBox(const BoxCopyInfo &copy, bool toDevice) const override {
+    static const char *methods[] = {
+        "POLYCUDA_TRANSFERS_AUTO", "POLYCUDA_TRANSFERS_PLAIN",
+        "POLYCUDA_TRANSFERS_STAGED", "POLYCUDA_TRANSFERS_REGISTERED"};
+    std::string pointers =
+        toDevice ? copy.device + ", (const void *)(" + copy.host + ")"
+                 : "(void *)(" + copy.host + "), " + copy.device;
+    return "{\n" + boxArrays(copy) + "  " +
+           (toDevice ? runtime::kCudaCopyBoxToDevice
+                     : runtime::kCudaCopyBoxToHost) +
+           "(" + pointers + ", sizeof(" + copy.type + "), " +
+           boxArguments(copy) + ", " + methods[(int)copy.method] + ", \"" +
+           copy.array + "\", " + copy.where + ");\n}";
   }
-  std::string copyOut(const std::string &device, const std::string &host,
-                      const std::string &type, const std::string &offset,
-                      const std::string &count,
-                      const std::string &where) const override {
-    return std::string(runtime::kCudaCopyToHost) + "((" + type + " *)(" +
-           host + ") + (" + offset + "), " + device + " + (" + offset +
-           "), sizeof(" + type + ") * (size_t)(" + count + "), " + where + ");";
+  std::string beginScop(const std::string &where) const override {
+    return std::string(runtime::kCudaBeginScop) + "(" + where + ");";
+  }
+  std::string endScop(const std::string &where) const override {
+    return std::string(runtime::kCudaEndScop) + "(" + where + ");";
   }
   std::string release(const std::string &device,
                       const std::string &where) const override {

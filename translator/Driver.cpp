@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include "MemoryPromotion.h"
 #include "Report.h"
 #include "ScopBuilder.h"
 #include "Translation.h"
@@ -139,6 +140,11 @@ struct Options {
                "__dmul_rn/__fmul_rn, OpenCL kernels say FP_CONTRACT OFF; "
                "'run' passes -fmad=false or -ffp-contract=off)"),
       cl::init("fast"), cl::cat(category)};
+  cl::opt<std::string> transfers{
+      "transfers",
+      cl::desc("How host/device copies move their bytes: plain, staged, "
+               "registered or auto (default; the runtime picks by size)"),
+      cl::init("auto"), cl::cat(category)};
   cl::list<std::string> compilerFlags{
       "Xcompiler", cl::desc("Extra flag for the compiler used by 'run'"),
       cl::cat(category)};
@@ -399,6 +405,12 @@ int runDriver(int argc, const char **argv) {
   pipeline.dumpStream = &std::cerr;
   if (!parseSizes(options.sizes, pipeline.mapping))
     return 1;
+  if (!polyhedral::parseTransferMethod(options.transfers, pipeline.transfers)) {
+    llvm::errs() << "polycuda: error: unknown transfer method '"
+                 << options.transfers
+                 << "'; use plain, staged, registered or auto\n";
+    return 1;
+  }
 
   FrontendOptions frontend;
   for (const std::string &dir : options.includes)

@@ -25,6 +25,18 @@ struct LaunchInfo {
   std::vector<std::pair<std::string, std::string>> args;
 };
 
+/// A copy of a box of array elements as the host printer sees it (see
+/// polyhedral::Transfer): C expressions of the parameters.
+struct BoxCopyInfo {
+  std::string device;   ///< the device pointer variable
+  std::string host;     ///< the host array's address
+  std::string type;     ///< element type
+  std::string array;    ///< the array's name, for profiles
+  std::vector<std::string> extents, lower, upper; ///< per dimension
+  polyhedral::TransferMethod method = polyhedral::TransferMethod::Auto;
+  std::string where;
+};
+
 class GpuTarget {
 public:
   virtual ~GpuTarget() = default;
@@ -56,14 +68,12 @@ public:
   virtual std::string alloc(const std::string &device, const std::string &type,
                             const std::string &count,
                             const std::string &where) const = 0;
-  virtual std::string copyIn(const std::string &device, const std::string &host,
-                             const std::string &type, const std::string &offset,
-                             const std::string &count,
-                             const std::string &where) const = 0;
-  virtual std::string copyOut(const std::string &device, const std::string &host,
-                              const std::string &type, const std::string &offset,
-                              const std::string &count,
-                              const std::string &where) const = 0;
+  /// A statement (block) that copies `copy`'s box to the device (to the
+  /// host when `!toDevice`).
+  virtual std::string copyBox(const BoxCopyInfo &copy, bool toDevice) const = 0;
+  /// Statements that open and close a scop's host block (profiles).
+  virtual std::string beginScop(const std::string &where) const = 0;
+  virtual std::string endScop(const std::string &where) const = 0;
   virtual std::string release(const std::string &device,
                               const std::string &where) const = 0;
   virtual std::string finish(const std::string &where) const = 0;
@@ -72,6 +82,33 @@ public:
   virtual void printLaunch(const LaunchInfo &launch, unsigned region,
                            int indent, std::ostream &os) const = 0;
 };
+
+/// `const long long name[] = {...};` lines of a box copy, or nothing for a
+/// scalar (rank 0).
+inline std::string boxArrays(const BoxCopyInfo &copy) {
+  std::string text;
+  auto list = [&](const char *name, const std::vector<std::string> &values) {
+    text += "  const long long " + std::string(name) + "[] = {";
+    for (size_t i = 0; i < values.size(); ++i)
+      text += (i ? ", " : "") + std::string("(long long)(") + values[i] + ")";
+    text += "};\n";
+  };
+  if (copy.extents.empty())
+    return text;
+  list("polycuda_extent", copy.extents);
+  list("polycuda_lower", copy.lower);
+  list("polycuda_upper", copy.upper);
+  return text;
+}
+
+/// The box arguments after the element size: rank, extents, lower, upper.
+inline std::string boxArguments(const BoxCopyInfo &copy) {
+  if (copy.extents.empty())
+    return "0, (const long long *)0, (const long long *)0, "
+           "(const long long *)0";
+  return std::to_string(copy.extents.size()) +
+         ", polycuda_extent, polycuda_lower, polycuda_upper";
+}
 
 /// `fpContract`: may the compiler fuse a multiplication and an addition
 /// into one instruction (FMA), which rounds once instead of twice?

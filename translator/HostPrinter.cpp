@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 namespace polycuda::translator {
 
@@ -63,6 +64,38 @@ bool usesDouble(const Scop &scop) {
 
 std::string paramValue(const std::string &name) {
   return "polycuda_param_" + name;
+}
+
+/// Every line of `text` indented by two spaces.
+std::string indentLines(const std::string &text) {
+  std::istringstream lines(text);
+  std::string line, out;
+  while (std::getline(lines, line))
+    out += (out.empty() ? "  " : "\n  ") + line;
+  return out;
+}
+
+/// The copy of `box` of transfer `t`'s array.
+BoxCopyInfo boxCopy(const GpuProgram &program, const Transfer &t,
+                    const ElementBox &box, bool launcher,
+                    const std::string &where) {
+  const Scop &scop = *program.scop;
+  const Array &array = scop.arrays[t.array];
+  BoxCopyInfo copy;
+  copy.device = program.names.devicePrefix + array.name;
+  copy.host = hostAddress(array, launcher);
+  copy.type = spell(array.type);
+  copy.array = array.name;
+  copy.method = t.method;
+  copy.where = where;
+  for (unsigned d = 0; d < array.rank(); ++d) {
+    copy.extents.push_back(d == 0 && !array.firstExtentKnown
+                               ? "0"
+                               : printParamExpr(scop.context, array.extents[d]));
+    copy.lower.push_back(printParamExpr(scop.context, box.lower[d]));
+    copy.upper.push_back(printParamExpr(scop.context, box.upper[d]));
+  }
+  return copy;
 }
 
 /// The opening of the block that replaces a scop, naming it.
@@ -134,26 +167,24 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
       os << "  " << line << "\n";
   }
   const std::string dev = program.names.devicePrefix;
+  std::string begin = target.beginScop(where);
+  if (!begin.empty())
+    os << "  " << begin << "\n";
   for (const Transfer &t : program.transfers) {
     const Array &array = scop.arrays[t.array];
     std::string type = spell(array.type);
-    std::string last = array.rank() ? linear(scop, array, t.accessed.last) : "0";
+    // Up to the last element of the box of accessed elements.
+    std::string last =
+        array.rank() ? linear(scop, array, t.allocated.upper) : "0";
     os << "  " << target.alloc(dev + array.name, type, "(" + last + ") + 1", where)
        << "\n";
   }
-  for (const Transfer &t : program.transfers) {
-    if (!t.toDevice)
-      continue;
-    const Array &array = scop.arrays[t.array];
-    std::string first =
-        array.rank() ? linear(scop, array, t.accessed.first) : "0";
-    std::string last = array.rank() ? linear(scop, array, t.accessed.last) : "0";
-    os << "  "
-       << target.copyIn(dev + array.name, hostAddress(array, launcher),
-                        spell(array.type),
-                        first, "(" + last + ") - (" + first + ") + 1", where)
-       << "\n";
-  }
+  for (const Transfer &t : program.transfers)
+    if (t.toDevice)
+      os << indentLines(target.copyBox(boxCopy(program, t, t.in, launcher,
+                                               where),
+                                       true))
+         << "\n";
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
         std::string name = callName(call);
@@ -205,20 +236,17 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
       },
       nullptr);
   printer.print(program.host, 1, os);
-  for (const Transfer &t : program.transfers) {
-    if (!t.toHost)
-      continue;
-    const Array &array = scop.arrays[t.array];
-    std::string first = array.rank() ? linear(scop, array, t.written.first) : "0";
-    std::string last = array.rank() ? linear(scop, array, t.written.last) : "0";
-    os << "  "
-       << target.copyOut(dev + array.name, hostAddress(array, launcher),
-                         spell(array.type),
-                         first, "(" + last + ") - (" + first + ") + 1", where)
-       << "\n";
-  }
+  for (const Transfer &t : program.transfers)
+    if (t.toHost)
+      os << indentLines(target.copyBox(boxCopy(program, t, t.out, launcher,
+                                               where),
+                                       false))
+         << "\n";
   for (const Transfer &t : program.transfers)
     os << "  " << target.release(dev + scop.arrays[t.array].name, where) << "\n";
+  std::string end = target.endScop(where);
+  if (!end.empty())
+    os << "  " << end << "\n";
   if (!launcher)
     os << parameterEpilogue(scop);
   os << "}\n";

@@ -85,24 +85,18 @@ public:
            programVarHolder + ", sizeof(" + type + ") * (size_t)(" + count +
            "), " + where + ");";
   }
-  std::string copyIn(const std::string &device, const std::string &host,
-                     const std::string &type, const std::string &offset,
-                     const std::string &count,
-                     const std::string &where) const override {
-    return std::string(runtime::kCLCopyToDevice) + "(" + programVarHolder +
-           ", " + device + ", sizeof(" + type + ") * (size_t)(" + offset +
-           "), (" + type + " *)(" + host + ") + (" + offset + "), sizeof(" +
-           type + ") * (size_t)(" + count + "), " + where + ");";
+  std::string copyBox(const BoxCopyInfo &copy, bool toDevice) const override {
+    std::string pointers =
+        toDevice ? copy.device + ", (const void *)(" + copy.host + ")"
+                 : "(void *)(" + copy.host + "), " + copy.device;
+    return "{\n" + boxArrays(copy) + "  " +
+           (toDevice ? runtime::kCLCopyBoxToDevice
+                     : runtime::kCLCopyBoxToHost) +
+           "(" + programVarHolder + ", " + pointers + ", sizeof(" + copy.type +
+           "), " + boxArguments(copy) + ", " + copy.where + ");\n}";
   }
-  std::string copyOut(const std::string &device, const std::string &host,
-                      const std::string &type, const std::string &offset,
-                      const std::string &count,
-                      const std::string &where) const override {
-    return std::string(runtime::kCLCopyToHost) + "(" + programVarHolder +
-           ", (" + type + " *)(" + host + ") + (" + offset + "), " + device +
-           ", sizeof(" + type + ") * (size_t)(" + offset + "), sizeof(" +
-           type + ") * (size_t)(" + count + "), " + where + ");";
-  }
+  std::string beginScop(const std::string &) const override { return ""; }
+  std::string endScop(const std::string &) const override { return ""; }
   std::string release(const std::string &device,
                       const std::string &) const override {
     return std::string(runtime::kCLFree) + "(" + programVarHolder + ", " +

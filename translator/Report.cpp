@@ -9,6 +9,7 @@
 #include "CodePrinter.h"
 #include "Explain.h"
 #include "IslExtras.h"
+#include "MemoryPromotion.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -289,7 +290,12 @@ private:
           {"to_device", t.toDevice},
           {"to_host", t.toHost},
           {"accessed", range(facts.typicalParams, t.accessed)},
-          {"written", range(facts.typicalParams, t.written)}});
+          {"written", range(facts.typicalParams, t.written)},
+          {"method", polyhedral::transferMethodName(t.method)},
+          {"copy_in", copy(facts.typicalParams, scop.arrays[t.array],
+                           t.toDevice, t.in, t.inExact, t.inReason)},
+          {"copy_out", copy(facts.typicalParams, scop.arrays[t.array],
+                            t.toHost, t.out, t.outExact, t.outReason)}});
 
     json::Value fallback = nullptr;
     if (program.scheduleIsFallback)
@@ -355,6 +361,63 @@ private:
     for (const isl::pw_aff &pa : range.last)
       last.push_back(expression(params, pa));
     return json::Object{{"first", std::move(first)}, {"last", std::move(last)}};
+  }
+
+  static int64_t elementBytes(polyhedral::ElemType type) {
+    switch (type) {
+    case polyhedral::ElemType::Char:
+    case polyhedral::ElemType::UChar:
+      return 1;
+    case polyhedral::ElemType::Short:
+      return 2;
+    case polyhedral::ElemType::Int:
+    case polyhedral::ElemType::UInt:
+    case polyhedral::ElemType::Float:
+      return 4;
+    case polyhedral::ElemType::Long:
+    case polyhedral::ElemType::Double:
+      break;
+    }
+    return 8;
+  }
+
+  /// One direction of a transfer: whether it is copied, the box, its size
+  /// in bytes (an integer, or a C expression of the parameters) and why.
+  static json::Value copy(const isl::set &params, const polyhedral::Array &array,
+                          bool copied, const polyhedral::ElementBox &box,
+                          bool exact, const std::string &why) {
+    json::Value lower = nullptr, upper = nullptr, bytes = (int64_t)0;
+    if (copied) {
+      json::Array lo, hi;
+      std::optional<int64_t> total = elementBytes(array.type);
+      std::string text = std::to_string(elementBytes(array.type));
+      for (size_t d = 0; d < box.lower.size(); ++d) {
+        lo.push_back(expression(params, box.lower[d]));
+        hi.push_back(expression(params, box.upper[d]));
+        isl::pw_aff count = box.upper[d].sub(box.lower[d]).add(
+            isl::manage(isl_pw_aff_val_on_domain(
+                box.upper[d].domain().release(),
+                isl_val_one(box.upper[d].ctx().get()))));
+        json::Value n = expression(params, count);
+        if (auto v = n.getAsInteger(); v && total)
+          *total *= *v;
+        else
+          total.reset();
+        text += " * (" + (n.kind() == json::Value::String
+                              ? std::string(*n.getAsString())
+                              : std::to_string(*n.getAsInteger())) +
+                ")";
+      }
+      lower = std::move(lo);
+      upper = std::move(hi);
+      if (total)
+        bytes = *total;
+      else
+        bytes = text;
+    }
+    return json::Object{{"copied", copied}, {"lower", std::move(lower)},
+                        {"upper", std::move(upper)}, {"bytes", std::move(bytes)},
+                        {"exact", exact}, {"why", why}};
   }
 
   json::Value kernelJson(const Scop &scop, const ScopExplanation &facts,
@@ -673,18 +736,25 @@ void printScop(const json::Object &scop, const ReportOptions &options,
           text += "[" + str(&e) + "]";
       return text;
     };
-    os << "  " << name << ":";
-    if (*t.getBoolean("to_device"))
-      os << " to device " << element(t.getObject("accessed"), "first")
-         << " .. " << element(t.getObject("accessed"), "last") << ";";
-    else
-      os << " not copied in (fully written first);";
-    if (*t.getBoolean("to_host"))
-      os << " back to host " << element(t.getObject("written"), "first")
-         << " .. " << element(t.getObject("written"), "last");
-    else
-      os << " not copied back";
-    os << "\n";
+    auto box = [&](const json::Object &copy) {
+      std::string text = name;
+      const json::Array *lower = copy.getArray("lower");
+      const json::Array *upper = copy.getArray("upper");
+      for (size_t d = 0; lower && d < lower->size(); ++d)
+        text += "[" + str(&(*lower)[d]) + ".." + str(&(*upper)[d]) + "]";
+      return text;
+    };
+    auto direction = [&](const char *key, const char *label) {
+      const json::Object &copy = *t.getObject(key);
+      if (!*copy.getBoolean("copied"))
+        return "not copied " + std::string(label) + " (" +
+               str(copy.get("why")) + ")";
+      return "copied " + std::string(label) + " " + box(copy) + ", " +
+             str(copy.get("bytes")) + " bytes (" + str(copy.get("why")) + ")";
+    };
+    os << "  " << name << ": " << direction("copy_in", "in") << "; "
+       << direction("copy_out", "out") << "; method "
+       << str(t.get("method")) << "\n";
   }
 }
 

@@ -14,6 +14,12 @@ inline constexpr const char *kCudaAlloc = "polycuda_cuda_alloc";
 inline constexpr const char *kCudaFree = "polycuda_cuda_free";
 inline constexpr const char *kCudaCopyToDevice = "polycuda_cuda_copy_to_device";
 inline constexpr const char *kCudaCopyToHost = "polycuda_cuda_copy_to_host";
+inline constexpr const char *kCudaCopyBoxToDevice =
+    "polycuda_cuda_copy_box_to_device";
+inline constexpr const char *kCudaCopyBoxToHost =
+    "polycuda_cuda_copy_box_to_host";
+inline constexpr const char *kCudaBeginScop = "polycuda_cuda_begin_scop";
+inline constexpr const char *kCudaEndScop = "polycuda_cuda_end_scop";
 inline constexpr const char *kCudaCheckLaunch = "polycuda_cuda_check_launch";
 inline constexpr const char *kCudaSynchronize = "polycuda_cuda_synchronize";
 
@@ -25,6 +31,9 @@ inline constexpr const char *kCLAlloc = "polycuda_cl_alloc";
 inline constexpr const char *kCLFree = "polycuda_cl_free";
 inline constexpr const char *kCLCopyToDevice = "polycuda_cl_copy_to_device";
 inline constexpr const char *kCLCopyToHost = "polycuda_cl_copy_to_host";
+inline constexpr const char *kCLCopyBoxToDevice =
+    "polycuda_cl_copy_box_to_device";
+inline constexpr const char *kCLCopyBoxToHost = "polycuda_cl_copy_box_to_host";
 inline constexpr const char *kCLLaunch = "polycuda_cl_launch";
 inline constexpr const char *kCLFinish = "polycuda_cl_finish";
 
@@ -33,7 +42,9 @@ inline constexpr const char *kAllNames[] = {
     kCudaAlloc,      kCudaFree,     kCudaCopyToDevice, kCudaCopyToHost,
     kCudaCheckLaunch, kCudaSynchronize, kCLProgram,   kCLArg,
     kCLCreate,       kCLAlloc,      kCLFree,           kCLCopyToDevice,
-    kCLCopyToHost,   kCLLaunch,     kCLFinish};
+    kCLCopyToHost,   kCLLaunch,     kCLFinish,         kCudaCopyBoxToDevice,
+    kCudaCopyBoxToHost, kCudaBeginScop, kCudaEndScop,  kCLCopyBoxToDevice,
+    kCLCopyBoxToHost};
 
 } // namespace polycuda::translator::runtime
 

@@ -79,8 +79,11 @@ TEST_F(DriverTest, CudaOutputHasKernelLaunchAndChecks) {
   EXPECT_CONTAINS(out, "<<<");
   EXPECT_CONTAINS(out, "polycuda_cuda_check_launch");
   EXPECT_CONTAINS(out, "polycuda_cuda_alloc");
-  EXPECT_CONTAINS(out, "polycuda_cuda_copy_to_device");
-  EXPECT_CONTAINS(out, "polycuda_cuda_copy_to_host");
+  EXPECT_CONTAINS(out, "polycuda_cuda_copy_box_to_device");
+  EXPECT_CONTAINS(out, "POLYCUDA_TRANSFERS_AUTO");
+  EXPECT_CONTAINS(out, "polycuda_cuda_begin_scop");
+  EXPECT_CONTAINS(out, "polycuda_cuda_end_scop");
+  EXPECT_CONTAINS(out, "polycuda_cuda_copy_box_to_host");
   EXPECT_CONTAINS(out, "polycuda_cuda_free");
   EXPECT_CONTAINS(out, "blockIdx.x");
   EXPECT_CONTAINS(out, "blockIdx.y");
@@ -218,7 +221,7 @@ TEST_F(DriverTest, OpenCLOutputHasKernelSourceAndLaunch) {
   EXPECT_CONTAINS(out, "get_local_id(0)");
   EXPECT_CONTAINS(out, "polycuda_cl_create");
   EXPECT_CONTAINS(out, "polycuda_cl_launch");
-  EXPECT_CONTAINS(out, "polycuda_cl_copy_to_host");
+  EXPECT_CONTAINS(out, "polycuda_cl_copy_box_to_host");
   EXPECT_EQ(std::string::npos, out.find("<<<")) << out;
   EXPECT_EQ(std::string::npos, out.find("blockIdx")) << out;
 }

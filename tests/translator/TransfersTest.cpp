@@ -1,0 +1,177 @@
+//===- TransfersTest.cpp - The host/device copy sets of a scop ------------===//
+//
+// Pins the boxes copied in and out (polyhedral::Transfer, MemoryPromotion)
+// for deriche (only imgIn is read before it is written), jacobi-2d (the
+// border is read, only the interior written), gemm, lu (row 0 is never
+// written) and inputs/interior.c (arrays written only inside a border, or
+// in full before they are read). Boxes are compared as isl sets under the
+// scop's context.
+//
+//===----------------------------------------------------------------------===//
+#include "IslExtras.h"
+#include "Translation.h"
+
+#include "../polyhedral/IslTestSupport.h"
+
+#include <map>
+
+namespace polycuda::test {
+namespace {
+
+const std::string kInputs =
+    std::string(POLYCUDA_RUNTIME_SOURCE_DIR) + "/../inputs/";
+
+class TransfersTest : public IslTest {
+protected:
+  /// Translates inputs/`file` (MINI sizes) and keeps its first scop.
+  void translate(const std::string &file,
+                 polyhedral::TransferMethod method =
+                     polyhedral::TransferMethod::Auto) {
+    translator::FrontendOptions frontend;
+    frontend.clangArgs = {"-DMINI_DATASET"};
+    ASSERT_TRUE(translator::parseInput(kInputs + file, frontend, ctx(), input));
+    translator::TranslationOptions options;
+    options.pipeline.transfers = method;
+    ASSERT_TRUE(translator::translate(input, options, translation));
+    ASSERT_FALSE(translation.regions.empty());
+  }
+
+  const polyhedral::Scop &scop() const {
+    return *translation.regions.front().program.scop;
+  }
+
+  /// The transfer of `array`, or null when the array needs no device copy.
+  const polyhedral::Transfer *transfer(const std::string &array) const {
+    const polyhedral::GpuProgram &program = translation.regions.front().program;
+    for (const polyhedral::Transfer &t : program.transfers)
+      if (scop().arrays[t.array].name == array)
+        return &t;
+    return nullptr;
+  }
+
+  /// The elements of `box` of `array`, under the scop's context.
+  isl::set elements(const std::string &array,
+                    const polyhedral::ElementBox &box) const {
+    isl::space space = polyhedral::namedSetSpace(ctx(), array, box.lower.size());
+    isl::set set = isl::set::universe(space).intersect_params(scop().context);
+    for (size_t d = 0; d < box.lower.size(); ++d) {
+      isl::pw_aff index = polyhedral::variableOn(space, d);
+      set = set.intersect(index.ge_set(polyhedral::liftToSpace(box.lower[d], space)))
+                .intersect(index.le_set(polyhedral::liftToSpace(box.upper[d], space)));
+    }
+    return set;
+  }
+
+  isl::set expected(const std::string &text) const {
+    return isl::set(ctx(), text).intersect_params(scop().context);
+  }
+
+  /// Arrays copied in (with rank > 0 or not).
+  std::vector<std::string> copiedIn() const {
+    std::vector<std::string> names;
+    for (const polyhedral::Transfer &t :
+         translation.regions.front().program.transfers)
+      if (t.toDevice)
+        names.push_back(scop().arrays[t.array].name);
+    return names;
+  }
+
+  translator::ParsedInput input;
+  translator::Translation translation;
+};
+
+TEST_F(TransfersTest, DericheCopiesInOnlyImgIn) {
+  translate("deriche.c");
+  EXPECT_EQ(std::vector<std::string>{"imgIn"}, copiedIn());
+  const polyhedral::Transfer *in = transfer("imgIn");
+  ASSERT_TRUE(in);
+  EXPECT_ISL_EQ(expected("[w, h] -> { imgIn[i, j] : 0 <= i < w and 0 <= j < h }"),
+                elements("imgIn", in->in));
+  EXPECT_FALSE(in->toHost);
+  for (const char *name : {"imgOut", "y1", "y2"}) {
+    const polyhedral::Transfer *t = transfer(name);
+    ASSERT_TRUE(t) << name;
+    EXPECT_FALSE(t->toDevice) << name;
+    EXPECT_TRUE(t->toHost) << name;
+    EXPECT_ISL_EQ(expected("[w, h] -> { " + std::string(name) +
+                           "[i, j] : 0 <= i < w and 0 <= j < h }"),
+                  elements(name, t->out));
+  }
+}
+
+TEST_F(TransfersTest, Jacobi2dCopiesTheInteriorBack) {
+  translate("jacobi_2d.c");
+  for (const char *name : {"A", "B"}) {
+    const polyhedral::Transfer *t = transfer(name);
+    ASSERT_TRUE(t) << name;
+    // The border is read: the box of the whole array goes in (corners
+    // included, which the scop never reads).
+    EXPECT_TRUE(t->toDevice) << name;
+    EXPECT_FALSE(t->inExact) << name;
+    EXPECT_ISL_EQ(expected("[tsteps, n] -> { " + std::string(name) +
+                           "[i, j] : tsteps > 0 and n >= 3 and 0 <= i < n and "
+                           "0 <= j < n }"),
+                  elements(name, t->in));
+    EXPECT_ISL_EQ(expected("[tsteps, n] -> { " + std::string(name) +
+                           "[i, j] : tsteps > 0 and 1 <= i < n - 1 and "
+                           "1 <= j < n - 1 }"),
+                  elements(name, t->out));
+    EXPECT_TRUE(t->outExact) << name;
+  }
+}
+
+TEST_F(TransfersTest, GemmCopiesCBothWaysAndAAndBIn) {
+  translate("gemm.c");
+  std::vector<std::string> in = copiedIn();
+  std::sort(in.begin(), in.end());
+  EXPECT_EQ((std::vector<std::string>{"A", "B", "C"}), in);
+  EXPECT_FALSE(transfer("A")->toHost);
+  EXPECT_FALSE(transfer("B")->toHost);
+  EXPECT_ISL_EQ(
+      expected("[ni, nj, nk] -> { C[i, j] : 0 <= i < ni and 0 <= j < nj }"),
+      elements("C", transfer("C")->out));
+  EXPECT_EQ("read before it is written (live-in)", transfer("A")->inReason);
+}
+
+TEST_F(TransfersTest, LuNeverCopiesBackRowZero) {
+  translate("lu.c");
+  const polyhedral::Transfer *t = transfer("A");
+  ASSERT_TRUE(t);
+  EXPECT_ISL_EQ(expected("[n] -> { A[i, j] : 1 <= i < n and 0 <= j < n }"),
+                elements("A", t->out));
+  // With n = 1 nothing is read or written.
+  EXPECT_ISL_EQ(
+      expected("[n] -> { A[i, j] : n >= 2 and 0 <= i < n and 0 <= j < n }"),
+      elements("A", t->in));
+}
+
+TEST_F(TransfersTest, InteriorWritesCopyBoxesAndSkipWrittenFirstArrays) {
+  translate("interior.c", polyhedral::TransferMethod::Staged);
+  // B is only written, inside a border; T is written in full before it
+  // is read: neither is copied in.
+  const polyhedral::Transfer *b = transfer("B");
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(b->toDevice);
+  EXPECT_EQ("written before it is read", b->inReason);
+  EXPECT_ISL_EQ(
+      expected("[n, m, k] -> { B[i, j] : 1 <= i < n - 1 and 1 <= j < m - 1 }"),
+      elements("B", b->out));
+  EXPECT_FALSE(transfer("T")->toDevice);
+  // C: a 3-D box in and out.
+  const polyhedral::Transfer *c = transfer("C");
+  ASSERT_TRUE(c);
+  isl::set box = expected("[n, m, k] -> { C[p, i, j] : 1 <= p < k - 1 and "
+                          "2 <= i < n - 2 and 1 <= j < m - 1 }");
+  EXPECT_ISL_EQ(box, elements("C", c->in));
+  EXPECT_ISL_EQ(box, elements("C", c->out));
+  EXPECT_EQ(polyhedral::TransferMethod::Staged, c->method);
+  // The printed copies are box copies with the chosen method.
+  EXPECT_NE(std::string::npos,
+            translation.text.find("polycuda_cuda_copy_box_to_host((void *)(B)"));
+  EXPECT_NE(std::string::npos, translation.text.find("POLYCUDA_TRANSFERS_STAGED"));
+  EXPECT_EQ(std::string::npos,
+            translation.text.find("polycuda_cuda_copy_box_to_device(dev_B"));
+}
+
+} // namespace
+} // namespace polycuda::test
