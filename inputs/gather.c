@@ -55,7 +55,8 @@ static void print_array(const char *name, const DATA_TYPE *a, long count)
 }
 
 /* Reads through index arrays are may-reads of the whole array: the loops
- * that only read through them stay parallel. */
+ * that only read through them stay parallel. A subscript may be any integer
+ * expression (a data-dependent ternary, a bitwise and). */
 static void kernel_gather(int n, int idx[N], int perm[N], DATA_TYPE x[N],
                           DATA_TYPE A[N][N], DATA_TYPE y[N], DATA_TYPE z[N],
                           DATA_TYPE C[N][N])
@@ -67,7 +68,8 @@ static void kernel_gather(int n, int idx[N], int perm[N], DATA_TYPE x[N],
     y[i] = x[idx[i]];
   for (i = 0; i < n; i++)
     for (j = 0; j < n; j++)
-      C[i][j] = A[i][perm[j]] + 0.5 * A[perm[i]][j] + y[idx[j]];
+      C[i][j] = A[i][perm[j]] + 0.5 * A[perm[i]][j] + y[idx[j]] +
+                0.25 * A[idx[i] > n / 2 ? i : j][idx[j] & 7];
   for (i = 0; i < n; i++)
     z[i] = x[idx[perm[i]]] * y[(idx[i] + perm[i]) % n];
 #pragma endscop
