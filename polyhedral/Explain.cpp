@@ -380,6 +380,13 @@ private:
                 ReferenceFact &ref) const {
     const Access &access = stmt.accesses[ref.access];
     const Array &array = scop.arrays[access.array];
+    if (!access.isAffine()) {
+      // A may-access of the whole extent: which element a thread touches
+      // is known only at run time; no reuse is claimed.
+      if (kernel.numMapped > 0)
+        ref.pattern = AccessPattern::Irregular;
+      return;
+    }
     for (unsigned d = 0; d < kernel.numMapped; ++d) {
       isl::set deltas = neighbourDeltas(kernel, stmt, access, d);
       if (deltas.is_null() || deltas.is_empty())
@@ -576,14 +583,23 @@ std::string accessText(const Scop &scop, const Statement &stmt,
                        const Access &access) {
   const Array &array = scop.arrays[access.array];
   isl::map relation = withSourceNames(stmt, access.relation);
-  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(relation.copy());
   std::string text = array.name;
-  for (unsigned d = 0; d < array.rank(); ++d)
-    text += "[" +
-            printCTaking(isl_pw_aff_coalesce(
-                isl_pw_multi_aff_get_pw_aff(pma, d))) +
-            "]";
-  isl_pw_multi_aff_free(pma);
+  for (unsigned d = 0; d < array.rank(); ++d) {
+    if (!access.isAffine() && !access.nonAffineSubscripts[d].empty()) {
+      text += "[" + access.nonAffineSubscripts[d] + "]";
+      continue;
+    }
+    // Dimension d alone: a function even where others are not.
+    isl_map *dim = isl_map_project_out(relation.copy(), isl_dim_out, d + 1,
+                                       array.rank() - d - 1);
+    dim = isl_map_project_out(dim, isl_dim_out, 0, d);
+    isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(dim);
+    text +=
+        "[" +
+        printCTaking(isl_pw_aff_coalesce(isl_pw_multi_aff_get_pw_aff(pma, 0))) +
+        "]";
+    isl_pw_multi_aff_free(pma);
+  }
   return text;
 }
 

@@ -75,6 +75,8 @@ int iteratorOf(const Statement &stmt, const isl::union_map &member) {
 /// Does `access` walk its array's last dimension with unit stride, and no
 /// other dimension, as iterator `k` advances?
 bool isUnitStride(const Access &access, unsigned k) {
+  if (!access.isAffine())
+    return false;
   isl::pw_multi_aff function = isl::manage(
       isl_pw_multi_aff_from_map(access.relation.copy()));
   unsigned rank = access.relation.range_tuple_dim();

@@ -126,7 +126,8 @@ std::string Scop::str() const {
       const char *kind = access.kind == Access::Kind::Read        ? "read"
                          : access.kind == Access::Kind::MustWrite ? "write"
                                                                   : "may-write";
-      os << "  " << kind << ": " << toString(access.relation) << "\n";
+      os << "  " << kind << (access.isAffine() ? "" : " (non-affine)") << ": "
+         << toString(access.relation) << "\n";
     }
   }
   os << "schedule: " << toString(originalSchedule) << "\n";

@@ -4,7 +4,9 @@
 // Input: nothing (plain data). Output: statements with isl domains, tagged
 // access relations and bodies as a small expression tree of our own.
 // Invariants: every statement domain lives in the parameter space of
-// `context`; every ArrayRef node of a body has exactly one Access.
+// `context`; every ArrayRef node of a body has exactly one Access; a
+// subscript of an ArrayRef may be any integer expression of the body (array
+// reads included), whose reads are Accesses of the statement too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POLYCUDA_POLYHEDRAL_SCOP_H
@@ -91,8 +93,23 @@ struct Access {
   enum class Kind { Read, MustWrite, MayWrite };
   Kind kind = Kind::Read;
   unsigned array = 0;
-  /// `[params] -> { S[i] -> A[a] }`.
+  /// `[params] -> { S[i] -> A[a] }`. A function of `i` when every subscript
+  /// is affine; otherwise a may-access: each dimension with a non-affine
+  /// subscript ranges over the whole extent of the array, and a write is a
+  /// MayWrite (it kills no earlier write).
   isl::map relation;
+  /// Per dimension of the array, the subscript as the source spells it
+  /// where it is not an affine function of the iterators and parameters
+  /// (e.g. `idx[i]`, `i * i`), and empty where it is affine; empty for a
+  /// reference whose subscripts are all affine.
+  std::vector<std::string> nonAffineSubscripts;
+  /// Every subscript is affine: `relation` is a function, exact.
+  bool isAffine() const {
+    for (const std::string &text : nonAffineSubscripts)
+      if (!text.empty())
+        return false;
+    return true;
+  }
 };
 
 /// One assignment statement.

@@ -284,10 +284,16 @@ struct BodyPrinter {
     case Expr::Kind::Param:
       return e.name;
     case Expr::Kind::ArrayRef: {
-      std::vector<std::string> subscripts;
-      for (const polyhedral::ExprPtr &arg : e.args)
-        subscripts.push_back(print(*arg));
       const polyhedral::Access &access = stmt.accesses[e.access];
+      std::vector<std::string> subscripts;
+      for (size_t d = 0; d < e.args.size(); ++d) {
+        // A non-affine subscript may be any integer expression (`a & 7`,
+        // `c ? i : j`); a linearized index adds it: bracket it below `+`.
+        bool nonAffine = d < access.nonAffineSubscripts.size() &&
+                         !access.nonAffineSubscripts[d].empty();
+        subscripts.push_back(nonAffine ? operand(*e.args[d], 12, false)
+                                       : print(*e.args[d]));
+      }
       return arrayRef(scop.arrays[access.array], subscripts);
     }
     case Expr::Kind::Unary:

@@ -35,7 +35,10 @@ DiagInfo infoOf(Diag diag) {
     return {L::Error, "condition is not affine: %0; compare affine "
                       "expressions of loop variables and parameters"};
   case Diag::NonAffineSubscript:
-    return {L::Error, "array subscript is not affine: %0"};
+    return {L::Error, "array subscript is not affine: %0, and the array's "
+                      "first dimension has no size; declare it with a size "
+                      "such as 'double A[n]' so that the whole array can be "
+                      "accessed"};
   case Diag::NonConstantStride:
     return {L::Error, "loop increment must be a constant step such as i++, "
                       "i--, i += 2 or i -= 2"};
@@ -59,17 +62,21 @@ DiagInfo infoOf(Diag diag) {
     return {L::Error, "loop variable '%0' is modified in the loop body; only "
                       "the loop increment may change it"};
   case Diag::UnknownFunction:
-    return {L::Error, "call to '%0' is not supported in a scop; only math "
-                      "functions such as sqrt, exp, pow and fabs may be called"};
+    return {L::Error, "call to unknown function '%0' is not supported in a "
+                      "scop; only math functions such as sqrt, exp, pow and "
+                      "fabs may be called"};
   case Diag::UnsupportedType:
     return {L::Error, "type '%0' is not supported; use char, short, int, "
                       "unsigned, long, float or double elements"};
   case Diag::PointerAccess:
     return {L::Error, "'%0' is accessed through a pointer; declare it as an "
                       "array parameter such as 'double A[N][M]'"};
+  case Diag::PointerArithmetic:
+    return {L::Error, "pointer arithmetic '%0' is not supported in a scop; "
+                      "index an array parameter instead, such as 'A[i + 1]'"};
   case Diag::ParameterWritten:
     return {L::Error, "integer variable '%0' is written in the scop and used "
-                      "in a loop bound, condition or subscript"};
+                      "in a loop bound, a condition or an array size"};
   case Diag::UnknownArrayExtent:
     return {L::Error, "array '%0' has an inner dimension of unknown size; "
                       "give every dimension after the first a size"};

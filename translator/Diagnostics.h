@@ -35,6 +35,7 @@ enum class Diag {
   UnknownFunction,
   UnsupportedType,
   PointerAccess,
+  PointerArithmetic,
   ParameterWritten,
   UnknownArrayExtent,
   ScopNotInFunction,

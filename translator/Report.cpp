@@ -111,10 +111,10 @@ std::string statementText(const Scop &scop, const Statement &stmt) {
       [](const std::string &name) { return name; });
 }
 
-std::string referenceReason(const Scop &scop, const Statement &stmt,
-                            const polyhedral::ReferenceFact &ref,
-                            const std::string &xLoop) {
-  const polyhedral::Array &array = scop.arrays[stmt.accesses[ref.access].array];
+/// Why a reference is (not) coalesced, from its access pattern.
+std::string patternReason(const polyhedral::Array &array,
+                          const polyhedral::ReferenceFact &ref,
+                          const std::string &xLoop) {
   if (ref.inRegister)
     return "privatized scalar: every value is produced and used by one "
            "thread, so it lives in a register";
@@ -140,6 +140,38 @@ std::string referenceReason(const Scop &scop, const Statement &stmt,
     return "the kernel runs on one thread";
   }
   return "";
+}
+
+/// Why a reference with a non-affine subscript is a may-access, e.g.
+/// "subscript idx[i] is not affine: may access any element of x".
+std::string mayAccessReason(const polyhedral::Array &array,
+                            const polyhedral::Access &access) {
+  std::string subscripts, dims;
+  unsigned count = 0;
+  for (unsigned d = 0; d < access.nonAffineSubscripts.size(); ++d) {
+    if (access.nonAffineSubscripts[d].empty())
+      continue;
+    subscripts += (count ? ", " : "") + access.nonAffineSubscripts[d];
+    dims += (count ? ", " : "") + std::to_string(d);
+    ++count;
+  }
+  std::string text = (count > 1 ? "subscripts " : "subscript ") + subscripts +
+                     (count > 1 ? " are" : " is") +
+                     " not affine: may access any element of " + array.name;
+  if (count < array.rank())
+    text += " along dimension" + std::string(count > 1 ? "s " : " ") + dims;
+  return text;
+}
+
+std::string referenceReason(const Scop &scop, const Statement &stmt,
+                            const polyhedral::ReferenceFact &ref,
+                            const std::string &xLoop) {
+  const polyhedral::Access &access = stmt.accesses[ref.access];
+  const polyhedral::Array &array = scop.arrays[access.array];
+  std::string reason = patternReason(array, ref, xLoop);
+  if (!access.isAffine())
+    return mayAccessReason(array, access) + "; " + reason;
+  return reason;
 }
 
 class Builder {
@@ -481,6 +513,7 @@ private:
           {"pattern", ref.inRegister ? "private" : patternName(ref.pattern)},
           {"stride", std::move(stride)},
           {"reused_along", std::move(reused)},
+          {"may_access", !access.isAffine()},
           {"reason", referenceReason(scop, stmt, ref, xLoop)}});
     }
     json::Value bytes = nullptr;

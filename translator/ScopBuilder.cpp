@@ -85,6 +85,10 @@ constexpr unsigned kMaxExpressionDepth = 1000;
 /// Thrown to abandon a scop after a diagnostic was reported.
 struct Abandon {};
 
+/// Thrown instead of reporting while a subscript is only probed for being
+/// affine (Builder::affineOrNone).
+struct NotAffine {};
+
 /// The state of one scop being built.
 class Builder {
 public:
@@ -159,9 +163,14 @@ private:
 
   [[noreturn]] void fail(SourceLocation loc, Diag diag, StringRef arg = "",
                          SourceRange range = SourceRange()) {
+    if (probing)
+      throw NotAffine();
     report(diags, loc, diag, arg, range);
     throw Abandon();
   }
+
+  /// Set while affineOrNone probes a subscript: fail() reports nothing.
+  bool probing = false;
 
   /// Fails at the outermost expression of `root` that has a subexpression
   /// nested deeper than kMaxExpressionDepth. Iterative, unlike every walk it
@@ -389,6 +398,21 @@ private:
       }
     }
     fail(e->getBeginLoc(), diag, text(e), e->getSourceRange());
+  }
+
+  /// `e` in isl syntax if it is affine (as `affine` accepts it), otherwise
+  /// nothing, and nothing is reported: a written scalar, a product of
+  /// variables, a division whose dividend may be negative, an array read.
+  std::optional<std::string> affineOrNone(const clang::Expr *e) {
+    bool saved = probing;
+    probing = true;
+    std::optional<std::string> result;
+    try {
+      result = affine(e, Diag::NonAffineSubscript);
+    } catch (const NotAffine &) {
+    }
+    probing = saved;
+    return result;
   }
 
   /// An affine condition in isl syntax.
@@ -780,6 +804,11 @@ private:
     return tuple + "]";
   }
 
+  /// A reference to an array element or scalar and its Access of `kind`.
+  /// A subscript that is not affine may be any integer expression (e.g.
+  /// `idx[i]`, `i * i`): its reads become Accesses of the statement, and the
+  /// reference accesses the whole extent of that dimension (a may-access;
+  /// a write becomes a MayWrite).
   ExprPtr arrayRef(const clang::Expr *e, Access::Kind kind) {
     std::vector<const clang::Expr *> subscripts;
     const clang::Expr *base = e->IgnoreParenImpCasts();
@@ -788,37 +817,77 @@ private:
       base = sub->getBase()->IgnoreParenImpCasts();
     }
     const VarDecl *var = varOf(base);
-    if (!var)
+    if (!var) {
+      refusePointerUse(base);
       fail(base->getBeginLoc(), Diag::UnsupportedExpression,
            "'" + text(base) + "'", base->getSourceRange());
+    }
     unsigned id = arrayFor(var, base->getBeginLoc());
-    polyhedral::Array &array = scop.arrays[id];
-    if (subscripts.size() != array.rank())
+    // Not a reference: value() below may add arrays to scop.arrays.
+    const std::string name = scop.arrays[id].name;
+    unsigned rank = scop.arrays[id].rank();
+    if (subscripts.size() != rank)
       fail(e->getBeginLoc(), Diag::UnsupportedExpression,
-           "an access to '" + array.name + "' with " +
-               std::to_string(subscripts.size()) + " subscripts (declared with " +
-               std::to_string(array.rank()) + ")",
+           "an access to '" + name + "' with " +
+               std::to_string(subscripts.size()) +
+               " subscripts (declared with " + std::to_string(rank) + ")",
            e->getSourceRange());
     ExprPtr ref = node(Expr::Kind::ArrayRef);
-    ref->name = array.name;
+    ref->name = name;
+    Access access;
+    access.array = id;
     std::string range;
-    for (const clang::Expr *sub : subscripts) {
-      range += (range.empty() ? "" : ", ") + affine(sub, Diag::NonAffineSubscript);
+    std::vector<std::string> anyIndex; // isl names of the non-affine dims
+    for (size_t d = 0; d < subscripts.size(); ++d) {
+      const clang::Expr *sub = subscripts[d];
+      std::optional<std::string> index = affineOrNone(sub);
+      if (!index) {
+        // Without a first extent there is no whole extent to access.
+        if (d == 0 && !scop.arrays[id].firstExtentKnown)
+          fail(sub->getBeginLoc(), Diag::NonAffineSubscript, text(sub),
+               sub->getSourceRange());
+        access.nonAffineSubscripts.resize(rank);
+        access.nonAffineSubscripts[d] = text(sub);
+        index = freshIslName("a" + std::to_string(d));
+        anyIndex.push_back(*index);
+      }
+      range += (range.empty() ? "" : ", ") + *index;
       ref->args.push_back(value(sub));
     }
-    Access access;
-    access.kind = kind;
-    access.array = id;
-    access.relation = isl::map(scop.ctx, paramPrefix + "{ " + domainTuple() +
-                                             " -> " + array.name + "[" +
-                                             range + "] }");
+    for (const std::string &index : anyIndex)
+      usedIslNames.erase(index);
+    access.relation =
+        isl::map(scop.ctx, paramPrefix + "{ " + domainTuple() + " -> " + name +
+                               "[" + range + "] }");
+    if (!access.isAffine())
+      access.relation =
+          access.relation.intersect_range(wholeExtent(scop.arrays[id], access));
+    access.kind = kind == Access::Kind::MustWrite && !access.isAffine()
+                      ? Access::Kind::MayWrite
+                      : kind;
     if (kind == Access::Kind::Read)
-      array.isRead = true;
+      scop.arrays[id].isRead = true;
     else
-      array.isWritten = true;
+      scop.arrays[id].isWritten = true;
     ref->access = current->accesses.size();
     current->accesses.push_back(access);
     return ref;
+  }
+
+  /// `{ A[a] : 0 <= a_d < extent_d }` for the dimensions d in which
+  /// `access` has a non-affine subscript, unconstrained in the others.
+  isl::set wholeExtent(const polyhedral::Array &array, const Access &access) {
+    isl::space space = access.relation.get_space().range();
+    isl::set result = isl::set::universe(space);
+    for (unsigned d = 0; d < array.rank(); ++d) {
+      if (access.nonAffineSubscripts[d].empty())
+        continue;
+      isl::pw_aff index = polyhedral::variableOn(space, d);
+      result = result.intersect(index.ge_set(polyhedral::constantOn(space, 0)))
+                   .intersect(index.lt_set(
+                       polyhedral::liftToSpace(array.extents[d], space)));
+    }
+    return result;
   }
 
   bool isArrayOrScalarRef(const clang::Expr *e) {
@@ -905,10 +974,8 @@ private:
       n->args.push_back(value(cast->getSubExpr()));
       return n;
     }
+    refusePointerUse(e);
     if (auto *un = dyn_cast<UnaryOperator>(e)) {
-      if (un->getOpcode() == UO_Deref || un->getOpcode() == UO_AddrOf)
-        fail(e->getBeginLoc(), Diag::PointerAccess,
-             text(un->getSubExpr()), e->getSourceRange());
       const char *op = nullptr;
       switch (un->getOpcode()) {
       case UO_Minus: op = "-"; break;
@@ -966,6 +1033,67 @@ private:
       return n;
     }
     fail(e->getBeginLoc(), Diag::UnsupportedExpression, describeExpr(e),
+         e->getSourceRange());
+  }
+
+  /// Is `e` arithmetic on a pointer (`A + i`, `p - 1`, `p++`, `p += 2`,
+  /// `p = q`), where arrays decay to pointers?
+  static bool isPointerArithmetic(const clang::Expr *e) {
+    e = e->IgnoreParens();
+    if (auto *bin = dyn_cast<BinaryOperator>(e))
+      return (bin->isAdditiveOp() || bin->isAssignmentOp()) &&
+             (bin->getLHS()->getType()->isPointerType() ||
+              bin->getRHS()->getType()->isPointerType());
+    if (auto *un = dyn_cast<UnaryOperator>(e))
+      return un->isIncrementDecrementOp() &&
+             un->getSubExpr()->getType()->isPointerType();
+    return false;
+  }
+
+  /// Fails, naming the construct, if `e` dereferences a pointer, takes an
+  /// address or computes with a pointer.
+  void refusePointerUse(const clang::Expr *e) {
+    e = e->IgnoreParenImpCasts();
+    if (isPointerArithmetic(e))
+      fail(e->getBeginLoc(), Diag::PointerArithmetic, text(e),
+           e->getSourceRange());
+    if (auto *un = dyn_cast<UnaryOperator>(e)) {
+      if (un->getOpcode() != UO_Deref && un->getOpcode() != UO_AddrOf)
+        return;
+      const clang::Expr *operand = un->getSubExpr()->IgnoreParenImpCasts();
+      if (isPointerArithmetic(operand))
+        fail(operand->getBeginLoc(), Diag::PointerArithmetic, text(operand),
+             operand->getSourceRange());
+      fail(e->getBeginLoc(), Diag::PointerAccess, text(operand),
+           e->getSourceRange());
+    }
+  }
+
+  /// Fails on expression statement `e`, which is not an assignment to an
+  /// array element or scalar, naming what it is.
+  [[noreturn]] void refuseExpressionStatement(const clang::Expr *e) {
+    refusePointerUse(e);
+    const clang::Expr *target = nullptr;
+    if (auto *bin = dyn_cast<BinaryOperator>(e); bin && bin->isAssignmentOp())
+      target = bin->getLHS();
+    if (auto *un = dyn_cast<UnaryOperator>(e);
+        un && un->isIncrementDecrementOp())
+      target = un->getSubExpr();
+    if (target) {
+      // `*p = ...`, `*(A + i) += ...`, `s.x = ...`: value() names it.
+      value(target);
+    } else if (auto *call = dyn_cast<CallExpr>(e)) {
+      const FunctionDecl *fn = call->getDirectCallee();
+      std::string name = fn ? fn->getName().str() : text(call->getCallee());
+      if (!fn || !kMathFunctions.count(name))
+        fail(e->getBeginLoc(), Diag::UnknownFunction, name,
+             e->getSourceRange());
+      fail(e->getBeginLoc(), Diag::UnsupportedStatement,
+           "a call to '" + name + "' whose result is not used",
+           e->getSourceRange());
+    }
+    fail(e->getBeginLoc(), Diag::UnsupportedStatement,
+         "an expression statement that is not an assignment",
          e->getSourceRange());
   }
 
@@ -1032,6 +1160,9 @@ private:
   void buildAssignment(const clang::Expr *e,
                        const clang::Expr *rhsValue = nullptr) {
     e = e->IgnoreParens();
+    if (isPointerArithmetic(e))
+      fail(e->getBeginLoc(), Diag::PointerArithmetic, text(e),
+           e->getSourceRange());
     polyhedral::Statement &stmt = newStatement(e->getBeginLoc());
     if (auto *un = dyn_cast<UnaryOperator>(e)) {
       if (un->isIncrementDecrementOp() && isArrayOrScalarRef(un->getSubExpr())) {
@@ -1061,15 +1192,22 @@ private:
         return finishStatement();
       }
     }
-    fail(e->getBeginLoc(), Diag::UnsupportedStatement,
-         "an expression statement that is not an assignment",
-         e->getSourceRange());
+    refuseExpressionStatement(e);
   }
 
+  /// The target of an assignment; with `alsoRead` (`+=`, `++`, ...) it is
+  /// read first. Its subscripts are evaluated once, as in C.
   ExprPtr writeRef(const clang::Expr *lhs, bool alsoRead) {
-    if (alsoRead)
-      arrayRef(lhs, Access::Kind::Read);
-    return arrayRef(lhs, Access::Kind::MustWrite);
+    if (!alsoRead)
+      return arrayRef(lhs, Access::Kind::MustWrite);
+    ExprPtr ref = arrayRef(lhs, Access::Kind::Read);
+    Access write = current->accesses[ref->access];
+    write.kind =
+        write.isAffine() ? Access::Kind::MustWrite : Access::Kind::MayWrite;
+    scop.arrays[write.array].isWritten = true;
+    ref->access = current->accesses.size();
+    current->accesses.push_back(write);
+    return ref;
   }
 
   void buildDecl(DeclStmt *decl) {

@@ -1,8 +1,10 @@
 // C's % truncates toward zero, isl's mod rounds down: they differ for i < 0.
+// (In a subscript it is a non-affine subscript instead, printed as written.)
 void kernel(int n, double A[100]) {
   int i;
 #pragma scop
   for (i = -10; i < n; i++)
-    A[i % 5 + 10] = 0.0; // expected-error {{the dividend of 'i % 5' may be negative, where C's integer division and remainder round toward zero; rewrite it with a non-negative dividend}}
+    if (i % 5 == 1) // expected-error {{the dividend of 'i % 5' may be negative, where C's integer division and remainder round toward zero; rewrite it with a non-negative dividend}}
+      A[i + 10] = 0.0;
 #pragma endscop
 }

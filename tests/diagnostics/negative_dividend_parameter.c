@@ -2,7 +2,7 @@
 void kernel(int n, int m, double A[100]) {
   int i;
 #pragma scop
-  for (i = 0; i < n; i++)
-    A[(i + m) / 2] = 0.0; // expected-error {{may be negative}}
+  for (i = 0; i < (n + m) / 2; i++) // expected-error {{may be negative}}
+    A[i] = 0.0;
 #pragma endscop
 }

@@ -101,5 +101,41 @@ TEST_F(DependencesTest, OverwrittenValuesHaveNoFlowFromTheKilledWrite) {
                 deps.output);
 }
 
+TEST_F(DependencesTest, MayWriteKillsNoEarlierWrite) {
+  // A[i] = B[i]; A[idx[i]] = 0 (a may-write of all of A); C[i] = A[i]: the
+  // read of A[i] may see either write, and the may-write kills nothing.
+  auto scop = newScop(ctx(), {"n"}, "[n] -> { : n <= 100 }");
+  addArray(*scop, "A", {"[n] -> { [(100)] }"});
+  addArray(*scop, "B", {"[n] -> { [(100)] }"});
+  addArray(*scop, "C", {"[n] -> { [(100)] }"});
+  constexpr auto MayWrite = polyhedral::Access::Kind::MayWrite;
+  addStatement(*scop, "S0", "[n] -> { S0[i] : 0 <= i < n }", {"i"}, {0, 0},
+               {{Read, "B", "[n] -> { S0[i] -> B[i] }"},
+                {Write, "A", "[n] -> { S0[i] -> A[i] }"}});
+  addStatement(*scop, "S1", "[n] -> { S1[i] : 0 <= i < n }", {"i"}, {1, 0},
+               {{MayWrite, "A", "[n] -> { S1[i] -> A[a] : 0 <= a < 100 }"}});
+  addStatement(*scop, "S2", "[n] -> { S2[i] : 0 <= i < n }", {"i"}, {2, 0},
+               {{Read, "A", "[n] -> { S2[i] -> A[i] }"},
+                {Write, "C", "[n] -> { S2[i] -> C[i] }"}});
+  scop->originalSchedule = isl::union_map(
+      ctx(), "[n] -> { S0[i] -> [0, i]; S1[i] -> [1, i]; S2[i] -> [2, i] }");
+  Dependences deps = computeDependences(*scop);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> S2[i] : 0 <= i < n "
+                                      "and n <= 100; S1[j] -> S2[i] : "
+                                      "0 <= i < n and 0 <= j < n and "
+                                      "n <= 100 }"),
+                deps.flow);
+  // Any two may-writes may hit one element: S1 stays sequential.
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n] -> { S0[i] -> S1[j] : 0 <= i < n "
+                                      "and 0 <= j < n and n <= 100; "
+                                      "S1[i] -> S1[j] : 0 <= i < j < n and "
+                                      "n <= 100 }"),
+                deps.output);
+  // Every read of A has a must-source: nothing of A is read from before.
+  EXPECT_TRUE(
+      deps.liveIn.intersect(isl::union_set(isl::set(ctx(), "[n] -> { A[a] }")))
+          .is_empty());
+}
+
 } // namespace
 } // namespace polycuda::test

@@ -20,6 +20,14 @@ of every instance is in bounds. Loop variables are never negative, so the
 integer `/` and `%` by positive constants have non-negative dividends.
 Values stay moderate: assignments are convex-ish combinations, reductions add
 small multiples, products are scaled by small factors.
+
+Irregular shapes (a fourth random stream, so a seed that draws none gives the
+program earlier versions gave): int index arrays P0, P1 filled in main with
+values inside the dimension they index (with repeats), subscripts through them
+(gathers, scatters, histograms `A[P0[i]] += ...`, nested `A[P0[P1[j]]]`), a
+loop that rewrites an index array in the scop (values stay in range), and
+non-affine subscripts that stay in bounds: `(i * i + c) % N`, `(i * j) % M`,
+`(n * m + i) % N`.
 """
 
 import random
@@ -141,6 +149,10 @@ class Gen:
         self.uses_minmax_calls = False
         self.uses_off = False
         self.off = 0
+        # Irregular shapes (index arrays, non-affine subscripts) draw from a
+        # fourth stream, for the same reason.
+        self.r4 = random.Random(seed * 130363 + 31)
+        self.setup_irregular()
 
     def chance(self, p):
         return self.r.random() < p
@@ -267,6 +279,9 @@ class Gen:
         clamped = self.clamped(size, env, loopvars)
         if clamped is not None:
             return clamped
+        irregular = self.irregular_subscript(size, env, loopvars)
+        if irregular:
+            return irregular
         cands = []
         for v in loopvars:
             w = 3 if v == loopvars[-1] else 2
@@ -573,9 +588,100 @@ class Gen:
                 lines.append("  %s = %s;" % (self.ref(self.penv(), []),
                                              self.rhs_assign(self.penv(), [], None)))
             lines += self.top_level_extra()
+            lines += self.index_update()
             lines += self.nest(idx, "  ")
         lines += self.extra_shapes()
         return lines
+
+    # ---- irregular shapes: index arrays, non-affine subscripts -------------
+    # Everything here draws from self.r4 only (see __init__).
+
+    def setup_irregular(self):
+        """Decides whether this program has irregular subscripts, and its
+        index arrays: (name, length macro, range macro, multiplier, offset);
+        main fills P[i] = (mul * i + off) % range (repeats included)."""
+        r = self.r4
+        self.irregular = r.random() < 0.3
+        self.index_arrays = []
+        self.index_updates = []
+        if not self.irregular:
+            return
+        for k in range(r.randint(1, 2)):
+            self.index_arrays.append(("P%d" % k, r.choice(["N", "M"]),
+                                      r.choice(["N", "M"]), r.randint(1, 7),
+                                      r.randint(0, 5)))
+
+    def irregular_subscript(self, size, env, loopvars, depth=0):
+        """Sometimes an in-bounds subscript that is not affine: a read of an
+        index array whose values lie in [0, size - 1], or a quadratic or a
+        product of variables modulo the size. None otherwise."""
+        if not self.irregular or self.r4.random() >= 0.2:
+            return None
+        r = self.r4
+        macro = [m for m in ("N", "M") if self.sizes[m] == size]
+        fitting = [a for a in self.index_arrays if self.sizes[a[2]] == size]
+        k = r.random()
+        if fitting and k < 0.6:
+            name, length, _, _, _ = r.choice(fitting)
+            inner = None
+            if depth == 0 and r.random() < 0.2:
+                inner = self.irregular_subscript(self.sizes[length], env,
+                                                 loopvars, depth + 1)
+            if inner is None:
+                inner = self.fourth(lambda: self.subscript(
+                    self.sizes[length], env, loopvars))
+            return "%s[%s]" % (name, inner)
+        if not macro or not loopvars:
+            return None
+        m = macro[0]
+        v = r.choice(loopvars)
+        u = r.choice(loopvars)
+        if k < 0.75:
+            return "(%s * %s + %d) %% %s" % (v, v, r.randint(0, 3), m)
+        if k < 0.9:
+            return "(%s * %s) %% %s" % (v, u, m)
+        return "(n * m + %s) %% %s" % (v, m)
+
+    def fourth(self, make):
+        """`make()` with the fourth random stream."""
+        main, self.r = self.r, self.r4
+        try:
+            return make()
+        finally:
+            self.r = main
+
+    def index_update(self):
+        """Sometimes a loop at the top level of the scop that rewrites an
+        index array, keeping its values in range."""
+        if not self.irregular or self.r4.random() >= 0.3:
+            return []
+        r = self.r4
+        name, length, rng, _, _ = r.choice(self.index_arrays)
+        p = "n" if self.params["n"][0] == length else "m"
+        self.index_updates.append(name)
+        return ["  for (i = 0; i < %s; i++)" % p,
+                "    %s[i] = (%s[i] * %d + i + %d) %% %s;" % (
+                    name, name, r.randint(1, 5), r.randint(0, 3), rng)]
+
+    def index_declarations(self, prefix):
+        return ["%sint %s[%s]" % (prefix, name, length)
+                for name, length, _, _, _ in self.index_arrays]
+
+    def index_initialisation(self):
+        out = []
+        for name, length, rng, mul, off in self.index_arrays:
+            out.append("  for (i = 0; i < %s; i++)" % length)
+            out.append("    %s[i] = (%d * i + %d) %% %s;" % (name, mul, off, rng))
+        return out
+
+    def index_printing(self):
+        out = []
+        for name, length, _, _, _ in self.index_arrays:
+            out.append('  printf("== %s\\n");' % name)
+            out.append("  for (i = 0; i < %s; i++)" % length)
+            out.append('    printf("%%d%%c", %s[i], (i %% 8 == 7 || i == %s - 1) '
+                       '? \'\\n\' : \' \');' % (name, length))
+        return out
 
     # ---- whole program ----------------------------------------------------
 
@@ -607,6 +713,7 @@ class Gen:
         if self.use_globals:
             for name, dims in self.arrays:
                 out.append(self.decl(name, dims, "static ") + ";")
+            out += [d + ";" for d in self.index_declarations("static ")]
             out.append("")
         if self.uses_minmax_calls:
             out.append("static inline int min(int a, int b) { return a < b ? a : b; }")
@@ -627,6 +734,7 @@ class Gen:
             params.append("int off")
         if not self.use_globals:
             params += [self.decl(n, d) for n, d in self.arrays]
+            params += self.index_declarations("")
         out.append("static void kernel_random(%s)" % ", ".join(params))
         out.append("{")
         out.append("  int t, i, j, k;")
@@ -644,6 +752,7 @@ class Gen:
             out.append("  static " + ", ".join(
                 n + "".join("[%s]" % d for d in dims) for n, dims in self.arrays).join(
                     ["double ", ";"]))
+            out += ["  " + d + ";" for d in self.index_declarations("static ")]
         out.append("  int i, j, k;")
         out.append("")
         out.append("  (void)argv;")
@@ -659,6 +768,7 @@ class Gen:
             out.append("%s%s%s = (double)((%s + %d) %% %d) / %d + %s;" % (
                 ind, name, "".join("[%s]" % v for v in vs), idx, ai + 1, mod, mod,
                 r.choice(["0.0", "0.5", "-0.25"])))
+        out += self.index_initialisation()
         out.append("")
         args = ["N - %d + (argc - 1)" % self.params["n"][1],
                 "M - %d" % self.params["m"][1], str(self.tsteps)]
@@ -666,12 +776,14 @@ class Gen:
             args.append(str(1 << 30 | self.r3.randint(0, 1000)))
         if not self.use_globals:
             args += [n for n, _ in self.arrays]
+            args += [a[0] for a in self.index_arrays]
         out.append("  kernel_random(%s);" % ", ".join(args))
         out.append("")
         for name, dims in self.arrays:
             first = "&%s%s" % (name, "[0]" * len(dims)) if len(dims) > 1 else name
             count = " * ".join(dims)
             out.append('  print_array("%s", %s, (long)%s);' % (name, first, count))
+        out += self.index_printing()
         out.append("  return 0;")
         out.append("}")
         return "\n".join(out) + "\n"

@@ -3,7 +3,8 @@
 // Pins what the report says, in source terms, for gemm, jacobi-2d (the time
 // loop carries the dependences, the spatial loops are parallel), a loop with
 // a carried RAW (not parallelized, the dependence named) and mv against tmv
-// (the same product, coalesced or not).
+// (the same product, coalesced or not), and references through index arrays
+// (may-accesses of the whole array).
 //
 //===----------------------------------------------------------------------===//
 #include "Report.h"
@@ -234,6 +235,41 @@ TEST_F(ExplainTest, MvIsUncoalescedTmvIsCoalesced) {
   const json::Object *tmvA = reference(tmvScop, "A[i][j]");
   ASSERT_NE(nullptr, tmvA);
   EXPECT_EQ("coalesced", str(tmvA->get("pattern")));
+}
+
+TEST_F(ExplainTest, NonAffineReferencesAreMayAccessesOfTheWholeArray) {
+  const char *code = R"(
+void g(int n, double x[100], double y[100], int idx[100], int h[16]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    y[i] = x[idx[i]];
+  for (int j = 0; j < n; j++)
+    h[idx[j] % 16] += 1;
+#pragma endscop
+}
+)";
+  json::Value value = report("indirect.c", code);
+  const json::Object &s = scop(value);
+  ASSERT_EQ(1u, loops(s, "i").size());
+  EXPECT_TRUE(*loops(s, "i")[0]->getBoolean("parallel"));
+  // Any two bin updates may hit one bin.
+  ASSERT_EQ(1u, loops(s, "j").size());
+  EXPECT_FALSE(*loops(s, "j")[0]->getBoolean("parallel"));
+
+  const json::Object *x = reference(s, "x[idx[i]]");
+  ASSERT_NE(nullptr, x);
+  EXPECT_TRUE(*x->getBoolean("may_access"));
+  EXPECT_EQ("irregular", str(x->get("pattern")));
+  EXPECT_NE(std::string::npos,
+            str(x->get("reason")).find("may access any element of x"))
+      << str(x->get("reason"));
+  const json::Object *index = reference(s, "idx[i]");
+  ASSERT_NE(nullptr, index);
+  EXPECT_FALSE(*index->getBoolean("may_access"));
+  EXPECT_EQ("coalesced", str(index->get("pattern")));
+  const json::Object *h = reference(s, "h[idx[j] % 16]", "write");
+  ASSERT_NE(nullptr, h);
+  EXPECT_TRUE(*h->getBoolean("may_access"));
 }
 
 } // namespace

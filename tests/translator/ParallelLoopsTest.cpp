@@ -132,5 +132,38 @@ TEST_F(ParallelLoopsTest, CovarianceRunsItsOuterLoopsInParallel) {
   EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("data", 2)));
 }
 
+TEST_F(ParallelLoopsTest, HistogramUpdatesStaySequentialRowsRunInParallel) {
+  translate("histogram");
+  // Each bin update may hit a bin an earlier iteration hit.
+  EXPECT_EQ(Loops{}, parallelLoops(statement("h", 1)));
+  EXPECT_EQ(Loops{}, parallelLoops(statement("w", 1)));
+  // The row of H is affine: rows are distinct, bins within one are not.
+  EXPECT_EQ((Loops{"j"}), parallelLoops(statement("H", 2)));
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("s", 1)));
+}
+
+TEST_F(ParallelLoopsTest, GathersRunInParallel) {
+  translate("gather");
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("y", 1)));
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("C", 2)));
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("z", 1)));
+}
+
+TEST_F(ParallelLoopsTest, ScattersStaySequential) {
+  translate("scatter");
+  EXPECT_EQ(Loops{}, parallelLoops(statement("y", 1)));
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("idx", 1)));
+  EXPECT_EQ(Loops{}, parallelLoops(statement("z", 1)));
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("v", 1)));
+}
+
+TEST_F(ParallelLoopsTest, QuadraticWritesStaySequentialReadsRunInParallel) {
+  translate("quadratic");
+  EXPECT_EQ(Loops{}, parallelLoops(statement("A", 1)));
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("y", 1)));
+  EXPECT_EQ(Loops{}, parallelLoops(statement("B", 1)));
+  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("C", 2)));
+}
+
 } // namespace
 } // namespace polycuda::test
