@@ -79,7 +79,7 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   isl::set active =
       isl::manage(isl_set_from_union_set(hostSchedule.range().release()));
   args.push_back(isl::manage(
-      isl_ast_build_expr_from_set(build.copy(), active.release())));
+      isl_ast_build_expr_from_set(build.get(), active.release())));
   return makeCallNode(build.ctx(), name, args);
 }
 
