@@ -119,6 +119,20 @@ isl::set elementsOf(const ElementBox &box, const isl::space &space,
   return elements;
 }
 
+/// isl operations the exact copy sets of one array may take.
+constexpr unsigned long kExactTransferOperations = 5000000;
+
+/// The exact boxes in and out of `transfer`'s array (`writes`: the
+/// elements it may write, `must`: those it surely writes, `read`: those it
+/// reads before writing them).
+void exactBoxes(Transfer &transfer, const Array &array,
+                const isl::space &space, const isl::set &context,
+                const isl::set &writes, const isl::set &must,
+                const isl::set &read);
+
+/// The conservative boxes: everything the scop accesses, both ways.
+void wholeBoxes(Transfer &transfer, const Array &array);
+
 } // namespace
 
 void computeTransfers(GpuProgram &program, TransferMethod method) {
@@ -146,13 +160,33 @@ void computeTransfers(GpuProgram &program, TransferMethod method) {
     transfer.allocated = boxOf(elements, context, 0);
     isl::set writes = written.extract_set(space);
     transfer.toHost = !array.isLocal && !writes.is_empty();
+    try {
+      // Exact boxes can take isl very long on may-accesses and many
+      // statements (29 s for one random program); past the budget the
+      // array moves as the box of all it accesses, both ways, which is
+      // always right: its unwritten elements go back as they came.
+      OperationLimit limit(scop.ctx, kExactTransferOperations);
+      exactBoxes(transfer, array, space, context, writes,
+                 mustWritten.extract_set(space), liveIn.extract_set(space));
+    } catch (const isl::exception &) {
+      isl_ctx_reset_error(isl::ctx(scop.ctx).get());
+      wholeBoxes(transfer, array);
+    }
+    program.transfers.push_back(std::move(transfer));
+  }
+}
+
+namespace {
+
+void exactBoxes(Transfer &transfer, const Array &array,
+                const isl::space &space, const isl::set &context,
+                const isl::set &writes, const isl::set &must,
+                const isl::set &read) {
     transfer.written =
         transfer.toHost ? rangeOf(writes, context) : transfer.accessed;
     transfer.out = boxOf(writes, context, -1);
     isl::set outElements = elementsOf(transfer.out, space, context);
-    isl::set must = mustWritten.extract_set(space);
     transfer.outExact = outElements.is_subset(writes);
-    isl::set read = liveIn.extract_set(space);
     // Elements copied back that the scop may leave alone: the copy back
     // returns whatever the device holds, so it must hold their host values.
     isl::set kept = transfer.toHost ? outElements.subtract(must)
@@ -177,9 +211,26 @@ void computeTransfers(GpuProgram &program, TransferMethod method) {
     transfer.outReason = array.isLocal    ? "local to the scop"
                          : transfer.toHost ? "written"
                                            : "not written";
-    program.transfers.push_back(std::move(transfer));
-  }
 }
+
+void wholeBoxes(Transfer &transfer, const Array &array) {
+  transfer.written = transfer.accessed;
+  transfer.out = transfer.allocated;
+  transfer.outExact = false;
+  transfer.toDevice = !array.isLocal;
+  transfer.in = transfer.allocated;
+  transfer.inExact = false;
+  transfer.inReason = array.isLocal ? "local to the scop"
+                                    : "all it accesses (the exact copy sets "
+                                      "exceeded their isl budget)";
+  transfer.outReason = array.isLocal    ? "local to the scop"
+                       : transfer.toHost ? "written (all it accesses: the "
+                                           "exact copy sets exceeded their "
+                                           "isl budget)"
+                                         : "not written";
+}
+
+} // namespace
 
 const char *transferMethodName(TransferMethod method) {
   switch (method) {
