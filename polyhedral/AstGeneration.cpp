@@ -1,9 +1,11 @@
 //===- AstGeneration.cpp - Host and kernel ASTs with isl ------------------===//
 //
 // Stage 5: GpuProgram -> host AST + kernel ASTs (see AstGeneration.h).
-// The host AST is generated from the whole marked tree; at each kernel mark
-// the subtree's AST is replaced by a launch whose grid extents are computed
-// from the AST build, i.e. as functions of the enclosing host iterators.
+// The host AST is generated from the whole tree; at each kernel mark the
+// subtree's AST is replaced by a launch whose grid extents are computed from
+// the AST build, i.e. as functions of the enclosing host iterators. Each
+// kernel's AST is generated from its subtree, with the host iterators, block
+// and thread ids as parameters.
 //
 //===----------------------------------------------------------------------===//
 #include "AstGeneration.h"
@@ -46,12 +48,11 @@ isl::pw_aff gridExtent(const Kernel &kernel, unsigned d,
 
 isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
                          const isl::ast_build &build) {
-  std::string name = mark.name();
-  if (name.rfind("kernel", 0) != 0)
+  const Kernel *found = program.findKernel(mark.name());
+  if (!found)
     return isl::ast_node();
-  unsigned id = std::stoul(name.substr(6));
-  POLYCUDA_CHECK(id < program.kernels.size()) << "unknown kernel " << name;
-  const Kernel &kernel = program.kernels[id];
+  const Kernel &kernel = *found;
+  const std::string &name = kernel.name;
   isl::union_map hostSchedule =
       build.get_schedule().intersect_domain(kernel.instances);
   std::vector<isl::ast_expr> args;
@@ -81,6 +82,64 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   args.push_back(isl::manage(
       isl_ast_build_expr_from_set(build.get(), active.release())));
   return makeCallNode(build.ctx(), name, args);
+}
+
+/// The schedule of each kernel's subtree, over its instances with the host
+/// iterators as parameters, in the order of `program.kernels`.
+void kernelTrees(const GpuProgram &program, const isl::schedule_node &node,
+                 std::vector<isl::schedule> &trees) {
+  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_mark) {
+    isl::id id = isl::manage(isl_schedule_node_mark_get_id(node.get()));
+    if (const Kernel *kernel = program.findKernel(id.name())) {
+      trees[kernel->id] = subtreeAsSchedule(node.child(0), kernel->domain);
+      return;
+    }
+  }
+  for (int i = 0, n = isl_schedule_node_n_children(node.get()); i < n; ++i)
+    kernelTrees(program, node.child(i), trees);
+}
+
+/// The tree the host AST is generated from: `node`'s, with the nodes that
+/// bind each kernel's tiles to blocks and threads removed (above the
+/// kernel's band: a filter, the tile band, two marks, a filter). The host
+/// AST replaces every kernel's subtree by a launch; with the block and
+/// thread ids in it, isl would hoist conditions on them out of the kernel.
+isl::schedule_node withoutThreadMapping(const GpuProgram &program,
+                                        isl::schedule_node node) {
+  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_mark) {
+    isl::id id = isl::manage(isl_schedule_node_mark_get_id(node.get()));
+    if (const Kernel *kernel = program.findKernel(id.name())) {
+      if (kernel->numMapped == 0)
+        return node;
+      node = node.child(0);
+      for (int i = 0; i < 5; ++i)
+        node = isl::manage(isl_schedule_node_delete(node.release()));
+      return node.parent();
+    }
+  }
+  for (int i = 0, n = isl_schedule_node_n_children(node.get()); i < n; ++i)
+    node = withoutThreadMapping(program, node.child(i)).parent();
+  return node;
+}
+
+/// The device AST of a kernel from its tree; from the tree flattened to one
+/// map when isl fails on the tree (then with the fallbacks of
+/// buildAstFromMap).
+isl::ast_node buildKernelAst(const isl::set &context,
+                             const isl::schedule &tree,
+                             const std::string &prefix, unsigned tiles) {
+  auto none = [](const isl::id &, const isl::ast_node &,
+                 const isl::ast_build &) { return isl::ast_node(); };
+  try {
+    // The tile loops take one value each (the block's), so isl generates
+    // no loop for them; the kernel's loops are numbered from below them.
+    return buildAstFromSchedule(context, tree, prefix, none, tiles);
+  } catch (const isl::exception_quota &) {
+    throw;
+  } catch (const isl::exception &) {
+    isl_ctx_reset_error(context.ctx().get());
+    return buildAstFromMap(context, coalesced(tree.get_map()), prefix);
+  }
 }
 
 /// Inserts parallel marks above the outermost coincident loops.
@@ -137,14 +196,19 @@ void generateGpuAsts(GpuProgram &program) {
       (toThere ? thereWork : hereWork) += kernel->statements.size();
     }
   }
+  std::vector<isl::schedule> trees(program.kernels.size());
+  isl::schedule_node root = program.schedule.get_root();
+  if (isl_schedule_node_n_children(root.get()) > 0)
+    kernelTrees(program, root.child(0), trees);
   struct Job {
     std::string schedule, context;
+    unsigned tiles;
     isl_ast_node *ast = nullptr;
   };
   std::vector<Job> jobs;
   for (Kernel *kernel : there)
-    jobs.push_back({toString(coalesced(kernel->schedule)),
-                    toString(kernel->context)});
+    jobs.push_back({toString(trees[kernel->id]), toString(kernel->context),
+                    kernel->numMapped});
   std::string prefix = program.names.kernelIterator;
   unsigned long limit = isl_ctx_get_max_operations(isl::ctx(scop.ctx).get());
   std::exception_ptr failure;
@@ -157,9 +221,9 @@ void generateGpuAsts(GpuProgram &program) {
       try {
         OperationLimit bound(isl::ctx(ctx), limit);
         for (Job &job : jobs)
-          job.ast = buildAstFromMap(isl::set(isl::ctx(ctx), job.context),
-                                    isl::union_map(isl::ctx(ctx), job.schedule),
-                                    prefix)
+          job.ast = buildKernelAst(isl::set(isl::ctx(ctx), job.context),
+                                   isl::schedule(isl::ctx(ctx), job.schedule),
+                                   prefix, job.tiles)
                         .release();
       } catch (...) {
         failure = std::current_exception();
@@ -179,11 +243,15 @@ void generateGpuAsts(GpuProgram &program) {
     }
   } cleanup{worker, jobs};
   for (Kernel *kernel : here)
-    kernel->ast = buildAstFromMap(kernel->context, coalesced(kernel->schedule),
-                                  prefix);
+    kernel->ast = buildKernelAst(kernel->context, trees[kernel->id], prefix,
+                                 kernel->numMapped);
+  isl::schedule host = program.schedule;
+  if (isl_schedule_node_n_children(root.get()) > 0)
+    host = withoutThreadMapping(program, root.child(0)).get_schedule();
   program.host = buildAstFromSchedule(
-      scop.context, program.schedule, program.names.hostIterator,
-      [&](const isl::id &mark, const isl::ast_build &build) {
+      scop.context, host, program.names.hostIterator,
+      [&](const isl::id &mark, const isl::ast_node &,
+          const isl::ast_build &build) {
         return makeLaunch(program, mark, build);
       });
   if (worker.joinable())
@@ -203,7 +271,9 @@ isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
     marked = markParallel(root.child(0), prefix).get_schedule();
   return buildAstFromSchedule(
       scop.context, marked, prefix,
-      [](const isl::id &, const isl::ast_build &) { return isl::ast_node(); });
+      [](const isl::id &, const isl::ast_node &, const isl::ast_build &) {
+        return isl::ast_node();
+      });
 }
 
 } // namespace polycuda::polyhedral

@@ -1,6 +1,6 @@
 //===- AstGeneration.h - Host and kernel ASTs with isl ---------*- C++ -*-===//
 //
-// Stage 5: GpuProgram (schedule with kernel marks) -> host AST + kernel ASTs.
+// Stage 6: GpuProgram (schedule with kernel marks) -> host AST + kernel ASTs.
 // Input: the mapped program. Output: `program.host`, where each kernel mark
 // became a launch `kernelN(grid...)`, and `Kernel::ast` for every kernel.
 // Also builds the AST of the C/OpenMP target from a plain schedule.

@@ -306,22 +306,28 @@ private:
     return result;
   }
 
+  /// Describes the bands of the tree in source terms. Below a kernel's
+  /// mark, the tile band the mapping inserted is not described: the band
+  /// below the thread mark is the one the scheduler chose, and its first
+  /// members are those mapped.
   void walk(const isl::schedule_node &node, std::optional<unsigned> kernel,
-            bool kernelTop) {
+            bool kernelTop, bool inTiles = false) {
     if (node.isa<isl::schedule_node_mark>()) {
-      isl_id *id = isl_schedule_node_mark_get_id(node.get());
-      std::string name = isl_id_get_name(id);
-      isl_id_free(id);
-      if (name.rfind("kernel", 0) == 0) {
-        kernel = std::stoul(name.substr(6));
+      std::string name =
+          isl::manage(isl_schedule_node_mark_get_id(node.get())).name();
+      if (const Kernel *found = program.findKernel(name)) {
+        kernel = found->id;
         kernelTop = true;
+        inTiles = found->numMapped > 0;
+      } else if (name == kThreadMark) {
+        inTiles = false;
       }
-    } else if (node.isa<isl::schedule_node_band>()) {
+    } else if (node.isa<isl::schedule_node_band>() && !inTiles) {
       describeBand(node.as<isl::schedule_node_band>(), kernel, kernelTop);
       kernelTop = false;
     }
     for (int i = 0; i < (int)node.n_children(); ++i)
-      walk(node.child(i), kernel, kernelTop);
+      walk(node.child(i), kernel, kernelTop, inTiles);
   }
 
   void describeBand(const isl::schedule_node_band &band,
@@ -355,95 +361,23 @@ private:
     out.bands.push_back(fact);
   }
 
-  /// Elements touched by thread neighbours along mapped member `d`.
-  isl::set neighbourDeltas(const Kernel &kernel, const Statement &stmt,
-                           const Access &access, unsigned d) const {
-    isl::map local = pieceOf(kernel.localSchedule, stmt.name);
-    if (local.is_null())
-      return isl::set();
-    unsigned n = local.range_tuple_dim();
-    std::string shift = "{ [" + varList("s", n) + "] -> [" + varList("t", n) +
-                        "] : 0 = 0";
-    for (unsigned j = 0; j < n; ++j)
-      shift += " and t" + std::to_string(j) + " = s" + std::to_string(j) +
-               (j == d ? " + 1" : "");
-    isl::map next = local.apply_range(isl::map(scop.ctx, shift + " }"))
-                        .apply_range(local.reverse());
-    isl::map host = pieceOf(kernel.hostSchedule, stmt.name);
-    if (!host.is_null() && host.range_tuple_dim() > 0)
-      next = next.intersect(host.apply_range(host.reverse()));
-    isl::map elements = access.relation.intersect_domain(stmt.domain);
-    return next.apply_domain(elements).apply_range(elements).deltas();
-  }
-
-  void classify(const Kernel &kernel, const Statement &stmt,
-                ReferenceFact &ref) const {
-    const Access &access = stmt.accesses[ref.access];
-    const Array &array = scop.arrays[access.array];
-    if (!access.isAffine()) {
-      // A may-access of the whole extent: which element a thread touches
-      // is known only at run time; no reuse is claimed.
-      if (kernel.numMapped > 0)
-        ref.pattern = AccessPattern::Irregular;
-      return;
-    }
-    for (unsigned d = 0; d < kernel.numMapped; ++d) {
-      isl::set deltas = neighbourDeltas(kernel, stmt, access, d);
-      if (deltas.is_null() || deltas.is_empty())
+  /// Where the references of `kernel` fall, from the access model the
+  /// mapping recorded: the pattern along threadIdx.x, and the hardware
+  /// dimensions along which threads share an element.
+  void classify(const Kernel &kernel, unsigned s, ReferenceFact &ref) const {
+    for (const ReferenceAccess &access : kernel.accesses) {
+      if (access.statement != s || access.access != ref.access)
         continue;
-      unsigned rank = array.rank();
-      std::vector<std::optional<long>> fixed;
-      bool allZero = true;
-      for (unsigned j = 0; j < rank; ++j) {
-        fixed.push_back(fixedValue(deltas, j));
-        allZero &= fixed.back() && *fixed.back() == 0;
-      }
-      if (allZero)
-        ref.reusedAlong.push_back(kernel.hardwareDim[d]);
-      if (kernel.hardwareDim[d] != 0)
-        continue;
-      if (allZero) {
-        ref.pattern = AccessPattern::Broadcast;
-        continue;
-      }
-      bool single = true;
-      for (const std::optional<long> &v : fixed)
-        single &= v.has_value();
-      if (!single) {
-        ref.pattern = AccessPattern::Irregular;
-        continue;
-      }
-      if (*fixed[rank - 1] == 1 || *fixed[rank - 1] == -1) {
-        bool rest = true;
-        for (unsigned j = 0; j + 1 < rank; ++j)
-          rest &= *fixed[j] == 0;
-        if (rest) {
-          ref.pattern = AccessPattern::Coalesced;
+      for (unsigned d = 0; d < kernel.numMapped; ++d) {
+        const MemberAccess &member = access.members[d];
+        if (member.pattern == AccessPattern::Broadcast)
+          ref.reusedAlong.push_back(kernel.hardwareDim[d]);
+        if (kernel.hardwareDim[d] != 0)
           continue;
-        }
+        ref.pattern = member.pattern;
+        ref.stride = member.stride;
+        ref.movingDim = member.movingDim;
       }
-      ref.pattern = AccessPattern::Strided;
-      for (unsigned j = 0; j < rank; ++j)
-        if (*fixed[j] != 0) {
-          ref.movingDim = j;
-          break;
-        }
-      long stride = 0;
-      bool known = true;
-      for (unsigned j = 0; j < rank; ++j) {
-        long step = *fixed[j];
-        for (unsigned k = j + 1; k < rank && step != 0; ++k) {
-          std::optional<long> extent = constantValue(array.extents[k]);
-          if (!extent) {
-            known = false;
-            break;
-          }
-          step *= *extent;
-        }
-        stride += step;
-      }
-      if (known)
-        ref.stride = stride;
     }
   }
 
@@ -478,6 +412,7 @@ private:
   void describeKernel(const Kernel &kernel) {
     KernelFact fact;
     fact.id = kernel.id;
+    fact.name = kernel.name;
     fact.hostDepth = kernel.hostDepth;
     fact.numMapped = kernel.numMapped;
     fact.blockSize = kernel.blockSize;
@@ -515,7 +450,7 @@ private:
         ref.isRead = stmt.accesses[a].kind == Access::Kind::Read;
         ref.inRegister = registers.count(stmt.accesses[a].array);
         if (!ref.inRegister) {
-          classify(kernel, stmt, ref);
+          classify(kernel, s, ref);
           perInstance += elementBytes(scop.arrays[stmt.accesses[a].array].type);
         }
         fact.references.push_back(ref);

@@ -73,22 +73,13 @@ struct BandFact {
   std::vector<MemberFact> members;
 };
 
-/// How neighbouring threads along one hardware dimension access an array.
-enum class AccessPattern {
-  Coalesced, ///< consecutive elements
-  Broadcast, ///< the same element (one transaction, reuse across threads)
-  Strided,   ///< a constant distance apart (`stride` elements)
-  Irregular, ///< no single distance
-  NoNeighbours, ///< a single thread along the dimension
-};
-
 struct ReferenceFact {
   unsigned statement = 0;
   unsigned access = 0; ///< index in Statement::accesses
   bool isRead = true;
   bool inRegister = false;
-  /// Along threadIdx.x (hardware dimension 0); NoNeighbours in one-thread
-  /// kernels.
+  /// Along threadIdx.x (hardware dimension 0), as the mapping recorded it
+  /// (Kernel::accesses); NoNeighbours in one-thread kernels.
   AccessPattern pattern = AccessPattern::NoNeighbours;
   /// Strided: the distance in elements when the array extents are
   /// constants; otherwise the dimension that moves.
@@ -100,6 +91,7 @@ struct ReferenceFact {
 
 struct KernelFact {
   unsigned id = 0;
+  std::string name; ///< stable name (Kernel::name)
   std::vector<unsigned> statements;
   unsigned hostDepth = 0;
   unsigned numMapped = 0;

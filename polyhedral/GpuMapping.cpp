@@ -4,13 +4,16 @@
 //
 //   domain
 //     sequential band (host loop)         <- stays on the host
-//       mark "kernel0"
-//         band (coincident members first) <- mapped: s = T * (b + offset) + t
-//           ...                           <- loops inside the kernel
+//       mark <kernel>                     <- its statements, e.g. "S0_S1"
+//         filter, tile band               <- blocks (see GpuProgram.h)
+//           mark "shared", mark "thread", filter
+//             band (coincident members first) <- s = T * (b + offset) + t
+//               ...                       <- loops inside the kernel
 //
-// A mapped member s with block size T is split into a block index b and a
-// thread index t; `offset` = floor(min s / T) over the kernel's instances for
-// the current host iteration, so the grid covers the bounding box of the
+// A mapped member s with block size T is tiled: its tile floor(s / T) minus
+// `offset` is the block index b and its point s - T * floor(s / T) the
+// thread index t; `offset` = floor(min s / T) over the kernel's instances
+// for the current host iteration, so the grid covers the bounding box of the
 // tiles and starts at block 0 whatever the sign of s.
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +26,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace polycuda::polyhedral {
 
@@ -57,62 +61,16 @@ std::vector<std::string> numberedNames(const std::string &prefix, unsigned n) {
   return names;
 }
 
-/// The iterator of `stmt` that `member` (restricted to `stmt`) equals, or -1.
-int iteratorOf(const Statement &stmt, const isl::union_map &member) {
-  isl::union_map mine = member.intersect_domain(isl::union_set(stmt.domain));
-  if (mine.is_empty())
-    return -1;
-  for (size_t k = 0; k < stmt.iterators.size(); ++k) {
-    isl::union_map iterator(
-        variableOn(stmt.domain.get_space(), k).as_map().intersect_domain(
-            stmt.domain));
-    if (mine.is_equal(iterator))
-      return k;
-  }
-  return -1;
-}
-
-/// Does `access` walk its array's last dimension with unit stride, and no
-/// other dimension, as iterator `k` advances?
-bool isUnitStride(const Access &access, unsigned k) {
-  if (!access.isAffine())
-    return false;
-  isl::pw_multi_aff function = isl::manage(
-      isl_pw_multi_aff_from_map(access.relation.copy()));
-  unsigned rank = access.relation.range_tuple_dim();
-  if (rank == 0)
-    return false;
-  bool unit = true;
-  for (unsigned d = 0; d < rank && unit; ++d) {
-    isl::pw_aff index = function.at(d);
-    index.foreach_piece([&](isl::set, isl::multi_aff piece) {
-      isl::aff aff = piece.at(0);
-      isl_val *v = isl_aff_get_coefficient_val(aff.get(), isl_dim_in, k);
-      bool expected = d + 1 == rank ? (isl_val_is_one(v) || isl_val_is_negone(v))
-                                    : isl_val_is_zero(v);
-      unit &= expected;
-      isl_val_free(v);
-    });
-  }
-  return unit;
-}
-
-/// Hardware dimension (0 = x) of each mapped member: x goes to the member
-/// along which most references are coalesced (consecutive threads touch
-/// consecutive elements, Baskaran et al. 2008); the others follow from the
-/// innermost outwards. Ties keep the innermost member on x.
-std::vector<unsigned> hardwareOrder(const Scop &scop,
-                                    const std::vector<isl::union_map> &members) {
-  unsigned mapped = members.size();
+/// Hardware dimension (0 = x) of each of the `mapped` members: x goes to
+/// the member along which most references are coalesced (consecutive
+/// threads touch consecutive elements, Baskaran et al. 2008); the others
+/// follow from the innermost outwards. Ties keep the innermost member on x.
+std::vector<unsigned> hardwareOrder(const std::vector<ReferenceAccess> &refs,
+                                    unsigned mapped) {
   std::vector<int> score(mapped, 0);
-  for (unsigned d = 0; d < mapped; ++d)
-    for (const Statement &stmt : scop.statements) {
-      int k = iteratorOf(stmt, members[d]);
-      if (k < 0)
-        continue;
-      for (const Access &access : stmt.accesses)
-        score[d] += isUnitStride(access, k);
-    }
+  for (const ReferenceAccess &ref : refs)
+    for (unsigned d = 0; d < mapped; ++d)
+      score[d] += ref.members[d].pattern == AccessPattern::Coalesced;
   std::vector<unsigned> order; // members, x first
   for (unsigned d = mapped; d-- > 0;)
     order.push_back(d);
@@ -167,8 +125,10 @@ private:
   const GpuMappingOptions &options;
   const Scop &scop;
 
-  std::vector<unsigned> sizesFor(unsigned id, unsigned mapped) const {
-    auto it = options.blockSizes.find(id);
+  std::vector<unsigned> sizesFor(const Kernel &kernel, unsigned mapped) const {
+    auto it = options.blockSizes.find(kernel.name);
+    if (it == options.blockSizes.end())
+      it = options.blockSizes.find("kernel" + std::to_string(kernel.id));
     std::vector<unsigned> sizes;
     if (it != options.blockSizes.end())
       sizes = it->second;
@@ -184,106 +144,19 @@ private:
     return sizes;
   }
 
-  isl::schedule_node markKernel(isl::schedule_node node, unsigned mapped) {
-    isl::union_set instances =
-        isl::manage(isl_schedule_node_get_domain(node.get()));
-    if (instances.is_empty())
-      return node;
-    Kernel &kernel = program.kernels.emplace_back();
-    kernel.id = program.kernels.size() - 1;
-    kernel.numMapped = mapped;
-    node = node.insert_mark("kernel" + std::to_string(kernel.id));
-    isl::schedule_node body = node.child(0);
+  /// A name for a kernel of `statements` that no other kernel has.
+  std::string uniqueName(const std::vector<std::string> &statements) {
+    std::string base;
+    for (const std::string &name : statements)
+      base += (base.empty() ? "" : "_") + name;
+    std::string name = base;
+    for (unsigned n = 2; program.findKernel(name); ++n)
+      name = base + "_" + std::to_string(n);
+    return name;
+  }
 
-    isl::union_map prefix =
-        node.get_prefix_schedule_union_map().intersect_domain(instances);
-    kernel.hostDepth = 0;
-    for (const isl::map &map : mapsOf(prefix))
-      kernel.hostDepth = map.range_tuple_dim();
-    std::vector<std::string> hostNames =
-        numberedNames(program.names.hostIterator, kernel.hostDepth);
-
-    // Instances with the host iterators as parameters.
-    isl::union_set domain = isl::union_set::empty(scop.ctx);
-    for (const isl::map &map : mapsOf(prefix))
-      domain = domain.unite(isl::union_set(outputsToParams(map, hostNames).domain()));
-    kernel.domain = domain;
-    kernel.instances = instances;
-    kernel.hostSchedule = prefix;
-
-    std::vector<isl::union_map> members;
-    if (mapped > 0) {
-      isl::multi_union_pw_aff partial =
-          body.as<isl::schedule_node_band>().get_partial_schedule();
-      for (unsigned d = 0; d < mapped; ++d)
-        members.push_back(
-            isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
-                .intersect_domain(instances));
-    }
-    std::vector<unsigned> sizes = sizesFor(kernel.id, mapped);
-    kernel.blockSize.resize(mapped);
-    kernel.hardwareDim = hardwareOrder(scop, members);
-    for (unsigned d = 0; d < mapped; ++d)
-      kernel.blockSize[d] = sizes[kernel.hardwareDim[d]];
-
-    isl::union_map schedule = subtreeSchedule(body).intersect_domain(instances);
-    kernel.localSchedule = schedule;
-    isl::set context = scop.context.intersect(
-        isl::manage(isl_union_set_params(domain.copy())));
-    if (mapped > 0) {
-      std::vector<isl::pw_aff> offsets;
-      for (unsigned d = 0; d < mapped; ++d) {
-        isl::union_map member = members[d];
-        kernel.memberSchedules.push_back(member);
-        isl::map range =
-            prefix.reverse().apply_range(member).as_map();
-        isl::pw_aff lowest = range.lexmin_pw_multi_aff().at(0);
-        isl::val size(scop.ctx, kernel.blockSize[d]);
-        isl::pw_aff offset = lowest.scale_down(size).floor();
-        // A piecewise first tile (skewed wavefronts) makes the kernel's AST
-        // expensive to build and its guards long; the first tile over all
-        // host iterations is then used instead (some blocks idle).
-        bool global = isl_pw_aff_n_piece(offset.get()) > 1;
-        kernel.globalOffset.push_back(global);
-        if (global) {
-          isl::pw_aff first = range.range().lexmin_pw_multi_aff().at(0);
-          offset = totalOn(first.scale_down(size).floor(), scop.context);
-          kernel.offsets.push_back(offset);
-          offsets.push_back(offset);
-        } else {
-          kernel.offsets.push_back(offset);
-          offsets.push_back(inputsToParams(offset, hostNames));
-        }
-      }
-      isl::union_map pinned = isl::union_map::empty(scop.ctx);
-      for (isl::map map : mapsOf(schedule)) {
-        isl::space space = map.get_space().range();
-        isl::set constraint = isl::set::universe(space);
-        for (unsigned d = 0; d < mapped; ++d) {
-          std::string b = program.names.blockId + std::to_string(d);
-          std::string t = program.names.threadId + std::to_string(d);
-          isl::pw_aff s = variableOn(space, d);
-          isl::val size(scop.ctx, kernel.blockSize[d]);
-          isl::pw_aff start = paramOn(space, b)
-                                  .add(liftToSpace(offsets[d], space))
-                                  .scale(size);
-          constraint = constraint.intersect(
-              s.eq_set(start.add(paramOn(space, t))));
-          isl::pw_aff tp = paramOn(space, t);
-          isl::pw_aff bp = paramOn(space, b);
-          isl::set bounds =
-              tp.ge_set(constantOn(space, 0))
-                  .intersect(tp.lt_set(constantOn(space, kernel.blockSize[d])))
-                  .intersect(bp.ge_set(constantOn(space, 0)));
-          context = context.intersect(bounds.params());
-        }
-        pinned = pinned.unite(isl::union_map(map.intersect_range(constraint)));
-      }
-      schedule = pinned;
-    }
-    kernel.schedule = coalesced(schedule.intersect_domain(domain));
-    kernel.context = coalesced(context);
-
+  /// The kernel's statements and the arrays they access.
+  void recordStatements(Kernel &kernel, const isl::union_set &instances) {
     std::set<unsigned> arrays;
     for (const isl::set &set : setsOf(instances)) {
       std::string name = isl_set_get_tuple_name(set.get());
@@ -294,7 +167,131 @@ private:
         arrays.insert(access.array);
     }
     kernel.arrays.assign(arrays.begin(), arrays.end());
-    return node;
+  }
+
+  isl::schedule_node markKernel(isl::schedule_node node, unsigned mapped) {
+    isl::union_set instances =
+        isl::manage(isl_schedule_node_get_domain(node.get()));
+    if (instances.is_empty())
+      return node;
+    Kernel &kernel = program.kernels.emplace_back();
+    kernel.id = program.kernels.size() - 1;
+    kernel.numMapped = mapped;
+    recordStatements(kernel, instances);
+    kernel.name = uniqueName(kernel.statements);
+    kernel.mark = isl::id(scop.ctx, kernel.name);
+
+    isl::union_map prefix =
+        node.get_prefix_schedule_union_map().intersect_domain(instances);
+    kernel.hostDepth = isl_schedule_node_get_schedule_depth(node.get());
+    std::vector<std::string> hostNames =
+        numberedNames(program.names.hostIterator, kernel.hostDepth);
+    // Instances with the host iterators as parameters.
+    isl::union_set domain = isl::union_set::empty(scop.ctx);
+    for (const isl::map &map : mapsOf(prefix))
+      domain = domain.unite(
+          isl::union_set(outputsToParams(map, hostNames).domain()));
+    kernel.domain = domain;
+    kernel.instances = instances;
+    kernel.hostSchedule = prefix;
+    kernel.localSchedule = subtreeSchedule(node).intersect_domain(instances);
+    kernel.context = coalesced(scop.context.intersect(
+        isl::manage(isl_union_set_params(domain.copy()))));
+    if (mapped > 0)
+      node = mapBand(kernel, node);
+    return node.insert_mark(kernel.mark);
+  }
+
+  /// Chooses block sizes and the hardware order of the first
+  /// `kernel.numMapped` members of `band`, and the first tile of each.
+  void chooseMapping(Kernel &kernel, const isl::schedule_node &band) {
+    unsigned mapped = kernel.numMapped;
+    isl::multi_union_pw_aff partial =
+        band.as<isl::schedule_node_band>().get_partial_schedule();
+    for (unsigned d = 0; d < mapped; ++d)
+      kernel.memberSchedules.push_back(
+          isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
+              .intersect_domain(kernel.instances));
+    std::vector<unsigned> sizes = sizesFor(kernel, mapped);
+    kernel.blockSize.resize(mapped);
+    kernel.accesses = analyzeAccesses(scop, kernel.localSchedule,
+                                      kernel.hostSchedule, mapped);
+    kernel.hardwareDim = hardwareOrder(kernel.accesses, mapped);
+    for (unsigned d = 0; d < mapped; ++d)
+      kernel.blockSize[d] = sizes[kernel.hardwareDim[d]];
+    for (unsigned d = 0; d < mapped; ++d) {
+      isl::map range = kernel.hostSchedule.reverse()
+                           .apply_range(kernel.memberSchedules[d])
+                           .as_map();
+      isl::val size(scop.ctx, kernel.blockSize[d]);
+      isl::pw_aff offset =
+          range.lexmin_pw_multi_aff().at(0).scale_down(size).floor();
+      // A piecewise first tile (skewed wavefronts) makes the kernel's AST
+      // expensive to build and its guards long; the first tile over all
+      // host iterations is then used instead (some blocks idle).
+      bool global = isl_pw_aff_n_piece(offset.get()) > 1;
+      if (global) {
+        isl::pw_aff first = range.range().lexmin_pw_multi_aff().at(0);
+        offset = totalOn(first.scale_down(size).floor(), scop.context);
+      }
+      kernel.globalOffset.push_back(global);
+      kernel.offsets.push_back(offset);
+    }
+  }
+
+  /// Tiles the first `kernel.numMapped` members of `band` by the block
+  /// sizes and binds tiles to blocks and points to threads (see
+  /// GpuProgram.h for the subtree). Returns the node at `band`'s position.
+  isl::schedule_node mapBand(Kernel &kernel, isl::schedule_node band) {
+    chooseMapping(kernel, band);
+    isl::multi_union_pw_aff partial =
+        band.as<isl::schedule_node_band>().get_partial_schedule();
+    isl::multi_union_pw_aff host =
+        band.get_prefix_schedule_multi_union_pw_aff();
+    isl::space hostSpace = isl::manage(isl_multi_union_pw_aff_get_space(
+        host.get())); // the host loops, `[c]`
+    isl::union_set blocks = kernel.instances, threads = kernel.instances;
+    isl::union_pw_aff_list tiles(scop.ctx, kernel.numMapped);
+    std::string ids, bounds;
+    for (unsigned d = 0; d < kernel.numMapped; ++d) {
+      long size = kernel.blockSize[d];
+      std::string b = program.names.blockId + std::to_string(d);
+      std::string t = program.names.threadId + std::to_string(d);
+      isl::union_pw_aff s = partial.at(d).intersect_domain(kernel.instances);
+      isl::union_pw_aff tile = floorDiv(s, size);
+      isl::pw_aff offset = kernel.offsets[d];
+      if (kernel.globalOffset[d])
+        offset = liftToSpace(offset, hostSpace);
+      isl::union_pw_aff first = applyToSchedule(host, offset);
+      blocks = blocks.intersect(zeroSet(
+          tile.sub(first).sub(paramOnDomain(kernel.instances, b))));
+      threads = threads.intersect(zeroSet(s.sub(scaled(tile, size))
+                                              .sub(paramOnDomain(
+                                                  kernel.instances, t))));
+      tiles = tiles.add(tile);
+      ids += (d ? ", " : "") + b + ", " + t;
+      bounds += (d ? " and " : "") + b + " >= 0 and 0 <= " + t + " < " +
+                std::to_string(size);
+    }
+    isl::schedule_node node = band.insert_filter(threads)
+                                  .insert_mark(isl::id(scop.ctx, kThreadMark))
+                                  .insert_mark(isl::id(scop.ctx, kSharedMark));
+    isl_space *space = isl_multi_union_pw_aff_get_space(partial.get());
+    unsigned members = isl_space_dim(space, isl_dim_set);
+    space = isl_space_drop_dims(space, isl_dim_set, kernel.numMapped,
+                                members - kernel.numMapped);
+    isl::multi_union_pw_aff tileSchedule = isl::manage(
+        isl_multi_union_pw_aff_from_union_pw_aff_list(space, tiles.release()));
+    node = node.insert_partial_schedule(tileSchedule);
+    node = isl::manage(isl_schedule_node_band_set_permutable(node.release(), 1));
+    for (unsigned d = 0; d < kernel.numMapped; ++d)
+      node = setCoincident(node, d, true);
+    isl::set context(scop.ctx, "[" + ids + "] -> { : " + bounds + " }");
+    kernel.context = coalesced(kernel.context.intersect(context));
+    // The bounds of the ids would be a context node above the filter; isl
+    // 0.25's AST generator fails on context nodes ("spaces don't match"),
+    // so they are in the kernel's AST context instead.
+    return node.insert_filter(blocks);
   }
 };
 
@@ -308,6 +305,17 @@ void mapToGpu(GpuProgram &program, const GpuMappingOptions &options) {
     return;
   isl::schedule_node node = mapper.visit(root.child(0));
   program.schedule = node.get_schedule();
+}
+
+const Kernel *GpuProgram::findKernel(const std::string &name) const {
+  for (const Kernel &kernel : kernels)
+    if (kernel.name == name)
+      return &kernel;
+  return nullptr;
+}
+
+Kernel *GpuProgram::findKernel(const std::string &name) {
+  return const_cast<Kernel *>(std::as_const(*this).findKernel(name));
 }
 
 } // namespace polycuda::polyhedral

@@ -2,8 +2,9 @@
 //
 // Stage 3: schedule tree -> GpuProgram (kernels and their mapping).
 // Input: a legal schedule tree with coincident band members.
-// Output: the tree with a mark "kernelN" above each kernel; for each kernel
-// its instances, mapped members, block sizes and kernel schedule.
+// Output: the tree with each kernel's subtree below a mark named after the
+// kernel, its mapped members tiled onto blocks and threads (GpuProgram.h);
+// for each kernel its instances, mapped members, block sizes and offsets.
 // Outermost bands with leading coincident members become kernels (up to three
 // members mapped to blocks and threads); sequential bands above them stay on
 // the host; subtrees without any parallelism become one-thread kernels, so
@@ -16,13 +17,14 @@
 #include "GpuProgram.h"
 
 #include <map>
+#include <string>
 
 namespace polycuda::polyhedral {
 
 struct GpuMappingOptions {
-  /// Block sizes per kernel id, innermost mapped member first is NOT implied:
-  /// sizes are given in hardware order x, y, z.
-  std::map<unsigned, std::vector<unsigned>> blockSizes;
+  /// Block sizes per kernel, in hardware order x, y, z, keyed by the
+  /// kernel's stable name (`S0_S1`) or its position (`kernel0`).
+  std::map<std::string, std::vector<unsigned>> blockSizes;
   /// Defaults per number of mapped members, in hardware order x, y, z.
   std::vector<unsigned> default1D = {256};
   std::vector<unsigned> default2D = {32, 8};

@@ -8,6 +8,7 @@
 #ifndef POLYCUDA_POLYHEDRAL_GPUPROGRAM_H
 #define POLYCUDA_POLYHEDRAL_GPUPROGRAM_H
 
+#include "AccessAnalysis.h"
 #include "Dependences.h"
 #include "Scop.h"
 
@@ -29,12 +30,37 @@ struct CodeNames {
 
 /// One kernel: the instances below one band (or one subtree without
 /// parallelism) executed by one launch per host iteration.
+///
+/// In `GpuProgram::schedule`, a kernel is the subtree below a mark whose id
+/// is `Kernel::mark`. For a kernel with mapped members it reads
+///
+///   mark <kernel>
+///     filter  { S[i] : floor(s/T) - offset = b }
+///       band  [floor(s/T)]                    tile loops -> blocks
+///         mark "shared"
+///           mark "thread"
+///             filter { S[i] : s - T * floor(s/T) = t }
+///               band [s, ...]                 point loops -> threads
+///                 ...                         loops inside the kernel
+///
+/// where s are the band's first `numMapped` members, T their block sizes
+/// and b, t parameters the kernel reads from the target's block and thread
+/// indices (their bounds, b >= 0 and 0 <= t < T, are in `context`). The kernel's code is generated from this subtree alone, with
+/// the host iterators as parameters; the host code from the whole tree,
+/// each kernel's subtree replaced by its launch.
 struct Kernel {
+  /// Position in `GpuProgram::kernels` (printed function names use it).
   unsigned id = 0;
+  /// Stable name: the kernel's statements (`S0_S1`, then `_2`, ... when
+  /// several kernels run the same statements). Identifies the kernel in
+  /// `--sizes`, the report and the schedule tree.
+  std::string name;
+  /// The id of the kernel's mark in the schedule tree (named `name`).
+  isl::id mark;
   /// Statement instances, `[params, c] -> { S[i] }`, with the enclosing host
   /// loop iterators c as parameters.
   isl::union_set domain;
-  /// Number of host loop iterators in scope at the launch (c0..c{n-1}).
+  /// Number of host schedule dimensions around the launch.
   unsigned hostDepth = 0;
   /// Band members mapped to blocks/threads (0 when the kernel runs on one
   /// thread because its subtree carries dependences everywhere).
@@ -49,29 +75,35 @@ struct Kernel {
   isl::union_map hostSchedule;
   /// Arrays private to each thread of this kernel, held in registers.
   std::vector<unsigned> registers;
+  /// How neighbouring threads along each mapped member access memory, per
+  /// reference of the kernel (what the hardware order was chosen from).
+  std::vector<ReferenceAccess> accesses;
   /// Per mapped member, its schedule `{ S[i] -> [s] }`.
   std::vector<isl::union_map> memberSchedules;
   /// Per mapped member: the index of the first tile, `floor(min s / T)`.
   /// When `globalOffset[d]`, `offsets[d]` is `[params] -> { [o] }`, the same
   /// for every host iteration; otherwise it is a function of the host
-  /// iterators `{ [c] -> [o] }` recomputed by the host AST build.
+  /// schedule `{ [c] -> [o] }`.
   std::vector<bool> globalOffset;
   std::vector<isl::pw_aff> offsets;
   /// The schedule of the kernel's subtree `{ S[i] -> [s] }`, the mapped
-  /// members first (before they are pinned to blocks and threads).
+  /// members first (before they are tiled onto blocks and threads).
   isl::union_map localSchedule;
-  /// The kernel schedule `[params, c, b, t] -> { S[i] -> [s] }`, the mapped
-  /// members pinned to `T * (b + offset) + t`.
-  isl::union_map schedule;
-  /// Context of the kernel AST: parameters, host iterators, block/thread ids.
+  /// Context of the kernel AST: parameters, host iterators, block/thread
+  /// ids (their bounds).
   isl::set context;
-  /// Device AST; user nodes call statements `S(i...)`.
+  /// Device AST, generated from the kernel's subtree; user nodes call
+  /// statements `S(i...)`.
   isl::ast_node ast;
   /// Arrays the kernel accesses (indices into Scop::arrays).
   std::vector<unsigned> arrays;
   /// The statements of the kernel, for the report.
   std::vector<std::string> statements;
 };
+
+/// Names of the marks the GPU mapping places inside a kernel's subtree.
+inline constexpr const char *kSharedMark = "shared";
+inline constexpr const char *kThreadMark = "thread";
 
 /// The lexicographically first and last element of a set of array elements,
 /// one function of the parameters per dimension. Row-major linearization of
@@ -121,7 +153,8 @@ struct Transfer {
 struct GpuProgram {
   const Scop *scop = nullptr;
   Dependences deps;
-  isl::schedule schedule;   ///< With a mark "kernelN" above each kernel.
+  /// The schedule tree, with each kernel's subtree below its mark.
+  isl::schedule schedule;
   bool scheduleIsFallback = false;
   std::string fallbackReason;
   CodeNames names;
@@ -129,14 +162,19 @@ struct GpuProgram {
   /// (null when none were); declared before `kernels` so that it outlives
   /// their ASTs. Nothing else lives in it: those ASTs are only printed.
   std::shared_ptr<isl_ctx> astContext;
-  /// Host AST. A kernel launch is a user node `kernelN(grid..., prefix...)`
-  /// with one grid extent per mapped member, in member order, then the
-  /// values of the kernel's host prefix schedule (its parameters c0, ...).
+  /// Host AST. A kernel launch is a user node `name(grid..., prefix...,
+  /// active)` with one grid extent per mapped member, in member order, the
+  /// values of the kernel's host prefix schedule (its parameters c0, ...)
+  /// and the condition under which the kernel has instances.
   isl::ast_node host;
   /// A deque: isl objects cannot be copied while null, so kernels are
   /// built in place.
   std::deque<Kernel> kernels;
   std::vector<Transfer> transfers;
+
+  /// The kernel whose mark (or stable name) is `name`, or null.
+  const Kernel *findKernel(const std::string &name) const;
+  Kernel *findKernel(const std::string &name);
 };
 
 } // namespace polycuda::polyhedral

@@ -11,6 +11,7 @@
 #include <isl/union_map.h>
 
 #include <exception>
+#include <stdexcept>
 #include <memory>
 
 namespace polycuda::polyhedral {
@@ -150,14 +151,22 @@ bool isCoincident(const isl::schedule_node &band, int pos) {
          isl_bool_true;
 }
 
+/// Names the loops at depth `skip` and below prefix0, prefix1, ...; those
+/// above, prefix64, prefix65, ... (still names that cannot clash with the
+/// user's: the translator chooses prefixes so that none of prefix<digits>
+/// does).
 static isl_ast_build *withIterators(isl_ast_build *build,
-                                    const std::string &prefix) {
+                                    const std::string &prefix,
+                                    unsigned skip = 0) {
   isl_ctx *ctx = isl_ast_build_get_ctx(build);
   isl_id_list *names = isl_id_list_alloc(ctx, 16);
-  for (int i = 0; i < 64; ++i)
+  for (unsigned i = 0; i < 64 + skip; ++i)
     names = isl_id_list_add(
         names,
-        isl_id_alloc(ctx, (prefix + std::to_string(i)).c_str(), nullptr));
+        isl_id_alloc(
+            ctx,
+            (prefix + std::to_string(i < skip ? 64 + i : i - skip)).c_str(),
+            nullptr));
   return isl_ast_build_set_iterators(build, names);
 }
 
@@ -248,8 +257,7 @@ static isl::ast_node buildAstFromMapOnce(const isl::set &context,
 }
 
 namespace {
-using MarkFn =
-    std::function<isl::ast_node(const isl::id &, const isl::ast_build &)>;
+using MarkFn = MarkCallbackFn;
 
 /// The mark callback and the first exception it threw.
 struct MarkCallback {
@@ -266,7 +274,8 @@ isl_ast_node *afterMark(isl_ast_node *node, isl_ast_build *build,
   try {
     isl::id id = isl::manage(isl_ast_node_mark_get_id(node));
     isl::ast_build wrapped = isl::manage_copy(build);
-    isl::ast_node replacement = callback.fn(id, wrapped);
+    isl::ast_node child = isl::manage(isl_ast_node_mark_get_node(node));
+    isl::ast_node replacement = callback.fn(id, child, wrapped);
     if (replacement.is_null())
       return node;
     isl_ast_node_free(node);
@@ -282,7 +291,7 @@ isl_ast_node *afterMark(isl_ast_node *node, isl_ast_build *build,
 isl::ast_node buildAstFromSchedule(const isl::set &context,
                                    const isl::schedule &schedule,
                                    const std::string &iteratorPrefix,
-                                   const MarkFn &onMark) {
+                                   const MarkFn &onMark, unsigned skip) {
   isl_union_set *domain = isl_schedule_get_domain(schedule.get());
   isl_space *params = isl_space_align_params(isl_set_get_space(context.get()),
                                              isl_union_set_get_space(domain));
@@ -292,7 +301,7 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
   isl_schedule *aligned = isl_schedule_align_params(schedule.copy(), params);
   aligned = isl_schedule_map_schedule_node_bottom_up(aligned, &setAtomic,
                                                      nullptr);
-  build = withIterators(build, iteratorPrefix);
+  build = withIterators(build, iteratorPrefix, skip);
   MarkCallback callback{onMark, nullptr};
   build = isl_ast_build_set_after_each_mark(build, &afterMark, &callback);
   isl_ast_node *node = isl_ast_build_node_from_schedule(build, aligned);
@@ -301,6 +310,8 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
     isl_ast_node_free(node);
     std::rethrow_exception(callback.error);
   }
+  if (!node)
+    isl::exception::throw_last_error(schedule.ctx());
   return isl::manage(node);
 }
 
@@ -407,6 +418,113 @@ std::optional<long> constantValue(const isl::pw_aff &pa) {
       },
       &result);
   return result;
+}
+
+} // namespace polycuda::polyhedral
+
+namespace polycuda::polyhedral {
+
+isl::union_pw_aff floorDiv(const isl::union_pw_aff &upa, long divisor) {
+  isl::val d(upa.ctx(), divisor);
+  return isl::manage(isl_union_pw_aff_floor(
+      isl_union_pw_aff_scale_down_val(upa.copy(), d.release())));
+}
+
+isl::union_pw_aff scaled(const isl::union_pw_aff &upa, long factor) {
+  isl::val f(upa.ctx(), factor);
+  return isl::manage(isl_union_pw_aff_scale_val(upa.copy(), f.release()));
+}
+
+isl::union_set zeroSet(const isl::union_pw_aff &upa) {
+  return isl::manage(isl_union_pw_aff_zero_union_set(upa.copy()));
+}
+
+isl::union_pw_aff paramOnDomain(const isl::union_set &domain,
+                                const std::string &name) {
+  isl::id id(domain.ctx(), name);
+  return isl::manage(
+      isl_union_pw_aff_param_on_domain_id(domain.copy(), id.release()));
+}
+
+isl::union_pw_aff applyToSchedule(const isl::multi_union_pw_aff &schedule,
+                                  const isl::pw_aff &pa) {
+  return isl::manage(
+      isl_multi_union_pw_aff_apply_pw_aff(schedule.copy(), pa.copy()));
+}
+
+namespace {
+
+/// `band`'s flags (coincident, permutable, loop types) on `copy`.
+isl::schedule_node copyBandFlags(const isl::schedule_node &band,
+                                 isl::schedule_node copy) {
+  isl_schedule_node *raw = copy.release();
+  raw = isl_schedule_node_band_set_permutable(
+      raw, isl_schedule_node_band_get_permutable(band.get()));
+  isl_size n = isl_schedule_node_band_n_member(band.get());
+  for (isl_size i = 0; i < n; ++i) {
+    raw = isl_schedule_node_band_member_set_coincident(
+        raw, i, isl_schedule_node_band_member_get_coincident(band.get(), i));
+    raw = isl_schedule_node_band_member_set_ast_loop_type(
+        raw, i, isl_schedule_node_band_member_get_ast_loop_type(band.get(), i));
+  }
+  return isl::manage(raw);
+}
+
+/// The root's child of `schedule` (where an insertion goes).
+isl::schedule_node top(const isl::schedule &schedule) {
+  return schedule.get_root().child(0);
+}
+
+} // namespace
+
+isl::schedule subtreeAsSchedule(const isl::schedule_node &node,
+                                const isl::union_set &domain) {
+  switch (isl_schedule_node_get_type(node.get())) {
+  case isl_schedule_node_leaf:
+    return isl::schedule::from_domain(domain);
+  case isl_schedule_node_band: {
+    isl::schedule inner = subtreeAsSchedule(node.child(0), domain);
+    isl::multi_union_pw_aff partial =
+        node.as<isl::schedule_node_band>().get_partial_schedule();
+    isl::schedule_node band = top(inner).insert_partial_schedule(partial);
+    return copyBandFlags(node, band).get_schedule();
+  }
+  case isl_schedule_node_filter: {
+    isl::union_set filter =
+        isl::manage(isl_schedule_node_filter_get_filter(node.get()));
+    return subtreeAsSchedule(node.child(0), domain.intersect(filter));
+  }
+  case isl_schedule_node_sequence:
+  case isl_schedule_node_set: {
+    bool sequence =
+        isl_schedule_node_get_type(node.get()) == isl_schedule_node_sequence;
+    isl::schedule result;
+    for (int i = 0, n = isl_schedule_node_n_children(node.get()); i < n; ++i) {
+      isl::schedule part = subtreeAsSchedule(node.child(i), domain);
+      if (isl_union_set_is_empty(part.get_domain().get()) == isl_bool_true)
+        continue;
+      if (result.is_null())
+        result = part;
+      else if (sequence)
+        result = isl::manage(
+            isl_schedule_sequence(result.release(), part.release()));
+      else
+        result =
+            isl::manage(isl_schedule_set(result.release(), part.release()));
+    }
+    return result.is_null() ? isl::schedule::from_domain(domain) : result;
+  }
+  case isl_schedule_node_mark: {
+    isl::schedule inner = subtreeAsSchedule(node.child(0), domain);
+    isl::id id = isl::manage(isl_schedule_node_mark_get_id(node.get()));
+    return top(inner).insert_mark(id).get_schedule();
+  }
+  case isl_schedule_node_context:
+    return subtreeAsSchedule(node.child(0), domain);
+  default:
+    throw std::runtime_error("internal compiler error: unexpected schedule "
+                             "tree node in a kernel");
+  }
 }
 
 } // namespace polycuda::polyhedral

@@ -93,14 +93,18 @@ isl::ast_node buildAstFromMap(const isl::set &context,
                               const isl::union_map &schedule,
                               const std::string &iteratorPrefix);
 /// Builds an AST from a schedule tree; every mark node is replaced by what
-/// `onMark(markId, build)` returns (a user node), if it returns non-null.
-/// An exception thrown by `onMark` is rethrown after isl freed the partial
-/// AST.
-isl::ast_node buildAstFromSchedule(
-    const isl::set &context, const isl::schedule &schedule,
-    const std::string &iteratorPrefix,
-    const std::function<isl::ast_node(const isl::id &, const isl::ast_build &)>
-        &onMark);
+/// `onMark(markId, markAst, build)` returns, if it returns non-null
+/// (`markAst` is the AST generated for the mark's subtree). An exception
+/// thrown by `onMark` is rethrown after isl freed the partial AST. Loops
+/// are named by depth, `iteratorPrefix`0 at depth `skip` (those above are
+/// numbered from 64).
+using MarkCallbackFn = std::function<isl::ast_node(
+    const isl::id &, const isl::ast_node &, const isl::ast_build &)>;
+isl::ast_node buildAstFromSchedule(const isl::set &context,
+                                   const isl::schedule &schedule,
+                                   const std::string &iteratorPrefix,
+                                   const MarkCallbackFn &onMark,
+                                   unsigned skip = 0);
 /// A user node `name(args...)`.
 isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
                            const std::vector<isl::ast_expr> &args);
@@ -130,6 +134,26 @@ isl::pw_aff valueOutside(const isl::pw_aff &pa, const isl::set &context,
 /// of the parameters defined where `set` is not empty.
 isl::pw_aff dimMin(const isl::set &set, unsigned pos);
 isl::pw_aff dimMax(const isl::set &set, unsigned pos);
+
+/// `floor(upa / divisor)`.
+isl::union_pw_aff floorDiv(const isl::union_pw_aff &upa, long divisor);
+/// `factor * upa`.
+isl::union_pw_aff scaled(const isl::union_pw_aff &upa, long factor);
+/// The elements of `upa`'s domain where it is 0.
+isl::union_set zeroSet(const isl::union_pw_aff &upa);
+/// The parameter `name` as a function on `domain`.
+isl::union_pw_aff paramOnDomain(const isl::union_set &domain,
+                                const std::string &name);
+/// `pa` (a function of the values of `schedule`) of each element's
+/// schedule: `{ S[i] -> pa(schedule(S[i])) }`.
+isl::union_pw_aff applyToSchedule(const isl::multi_union_pw_aff &schedule,
+                                  const isl::pw_aff &pa);
+/// The subtree below `node` as a schedule of its own, over `domain` (the
+/// node's instances, possibly with extra parameters). Context nodes are
+/// left out (isl 0.25's AST generator rejects them): the caller adds their
+/// constraints to the context of the AST build.
+isl::schedule subtreeAsSchedule(const isl::schedule_node &node,
+                                const isl::union_set &domain);
 
 /// The constant value of `pa` if it has one (on its whole domain).
 std::optional<long> constantValue(const isl::pw_aff &pa);

@@ -1,9 +1,6 @@
-//===- MemoryPromotion.cpp - Where each array lives, host/device copies ---===//
+//===- MemoryPromotion.cpp - Arrays moved closer to the threads -----------===//
 //
-// Stage 4 (see MemoryPromotion.h). Copies are boxes (a range per
-// dimension), which the runtime moves as contiguous or 2-D copies. The box
-// copied out may hold elements the scop does not (surely) write; those are
-// copied in too, so that the copy back returns their host values.
+// Stage 4 (see MemoryPromotion.h).
 //
 //===----------------------------------------------------------------------===//
 #include "MemoryPromotion.h"
@@ -15,30 +12,6 @@
 namespace polycuda::polyhedral {
 
 namespace {
-
-ElementRange rangeOf(const isl::set &elements, const isl::set &context) {
-  ElementRange range;
-  unsigned rank = elements.tuple_dim();
-  if (rank == 0)
-    return range;
-  isl::pw_multi_aff first = elements.lexmin_pw_multi_aff();
-  isl::pw_multi_aff last = elements.lexmax_pw_multi_aff();
-  for (unsigned d = 0; d < rank; ++d) {
-    range.first.push_back(totalOn(first.at(d), context));
-    isl::pw_aff total = totalOn(last.at(d), context);
-    // Where `elements` is empty (e.g. written only under an `if` on the
-    // parameters), first is (0, ..., 0) and last (0, ..., 0, -1): an empty
-    // linear range, so nothing is copied.
-    if (d + 1 == rank) {
-      isl::set empty = total.domain().subtract(last.at(d).domain());
-      if (!empty.is_empty())
-        total = total.union_add(isl::manage(isl_pw_aff_val_on_domain(
-            empty.release(), isl_val_negone(context.ctx().get()))));
-    }
-    range.last.push_back(total);
-  }
-  return range;
-}
 
 /// Can local array `a`, accessed only by `kernel`, live in a register?
 bool fitsInRegister(const Scop &scop, const Dependences &deps,
@@ -59,7 +32,9 @@ bool fitsInRegister(const Scop &scop, const Dependences &deps,
   return thread.reverse().apply_range(access).is_single_valued();
 }
 
-void assignRegisters(GpuProgram &program) {
+} // namespace
+
+void promoteToRegisters(GpuProgram &program) {
   const Scop &scop = *program.scop;
   if (!program.deps.complete)
     return;
@@ -80,180 +55,6 @@ void assignRegisters(GpuProgram &program) {
     owner->arrays.erase(
         std::find(owner->arrays.begin(), owner->arrays.end(), a));
   }
-}
-
-bool isInRegister(const GpuProgram &program, unsigned a) {
-  for (const Kernel &kernel : program.kernels)
-    if (std::find(kernel.registers.begin(), kernel.registers.end(), a) !=
-        kernel.registers.end())
-      return true;
-  return false;
-}
-
-} // namespace
-
-namespace {
-
-/// The smallest box that holds `elements`: bounds 0 and `emptyUpper` where
-/// `elements` is empty.
-ElementBox boxOf(const isl::set &elements, const isl::set &context,
-                 long emptyUpper) {
-  ElementBox box;
-  for (unsigned d = 0; d < elements.tuple_dim(); ++d) {
-    box.lower.push_back(valueOutside(dimMin(elements, d), context, 0));
-    box.upper.push_back(
-        valueOutside(dimMax(elements, d), context, emptyUpper));
-  }
-  return box;
-}
-
-/// The elements of `box`, in `space`.
-isl::set elementsOf(const ElementBox &box, const isl::space &space,
-                    const isl::set &context) {
-  isl::set elements = isl::set::universe(space).intersect_params(context);
-  for (unsigned d = 0; d < box.lower.size(); ++d) {
-    isl::pw_aff index = variableOn(space, d);
-    elements = elements.intersect(index.ge_set(liftToSpace(box.lower[d], space)))
-                   .intersect(index.le_set(liftToSpace(box.upper[d], space)));
-  }
-  return elements;
-}
-
-/// isl operations the exact copy sets of one array may take.
-constexpr unsigned long kExactTransferOperations = 5000000;
-
-/// The exact boxes in and out of `transfer`'s array (`writes`: the
-/// elements it may write, `must`: those it surely writes, `read`: those it
-/// reads before writing them).
-void exactBoxes(Transfer &transfer, const Array &array,
-                const isl::space &space, const isl::set &context,
-                const isl::set &writes, const isl::set &must,
-                const isl::set &read);
-
-/// The conservative boxes: everything the scop accesses, both ways.
-void wholeBoxes(Transfer &transfer, const Array &array);
-
-} // namespace
-
-void computeTransfers(GpuProgram &program, TransferMethod method) {
-  const Scop &scop = *program.scop;
-  assignRegisters(program);
-  const isl::set &context = scop.context;
-  isl::union_set accessed =
-      scop.accesses(true, true, true).range().intersect_params(context);
-  isl::union_set written =
-      scop.accesses(false, true, true).range().intersect_params(context);
-  isl::union_set mustWritten =
-      scop.accesses(false, true, false).range().intersect_params(context);
-  // Elements read before the scop writes them: their host values matter.
-  isl::union_set liveIn = program.deps.liveIn.intersect_params(context);
-  for (unsigned a = 0; a < scop.arrays.size(); ++a) {
-    const Array &array = scop.arrays[a];
-    isl::space space = namedSetSpace(scop.ctx, array.name, array.rank());
-    isl::set elements = accessed.extract_set(space);
-    if (elements.is_empty() || isInRegister(program, a))
-      continue;
-    Transfer transfer;
-    transfer.array = a;
-    transfer.method = method;
-    transfer.accessed = rangeOf(elements, context);
-    transfer.allocated = boxOf(elements, context, 0);
-    isl::set writes = written.extract_set(space);
-    transfer.toHost = !array.isLocal && !writes.is_empty();
-    try {
-      // Exact boxes can take isl very long on may-accesses and many
-      // statements (29 s for one random program); past the budget the
-      // array moves as the box of all it accesses, both ways, which is
-      // always right: its unwritten elements go back as they came.
-      OperationLimit limit(scop.ctx, kExactTransferOperations);
-      exactBoxes(transfer, array, space, context, writes,
-                 mustWritten.extract_set(space), liveIn.extract_set(space));
-    } catch (const isl::exception &) {
-      isl_ctx_reset_error(isl::ctx(scop.ctx).get());
-      wholeBoxes(transfer, array);
-    }
-    program.transfers.push_back(std::move(transfer));
-  }
-}
-
-namespace {
-
-void exactBoxes(Transfer &transfer, const Array &array,
-                const isl::space &space, const isl::set &context,
-                const isl::set &writes, const isl::set &must,
-                const isl::set &read) {
-    transfer.written =
-        transfer.toHost ? rangeOf(writes, context) : transfer.accessed;
-    transfer.out = boxOf(writes, context, -1);
-    isl::set outElements = elementsOf(transfer.out, space, context);
-    transfer.outExact = outElements.is_subset(writes);
-    // Elements copied back that the scop may leave alone: the copy back
-    // returns whatever the device holds, so it must hold their host values.
-    isl::set kept = transfer.toHost ? outElements.subtract(must)
-                                    : isl::set::empty(space);
-    isl::set needed = read.unite(kept).intersect_params(context);
-    transfer.toDevice = !array.isLocal && !needed.is_empty();
-    transfer.in = boxOf(needed, context, -1);
-    transfer.inExact = elementsOf(transfer.in, space, context).is_subset(needed);
-    if (array.isLocal)
-      transfer.inReason = "local to the scop";
-    else if (!transfer.toDevice)
-      transfer.inReason = "written before it is read";
-    else if (kept.is_empty())
-      transfer.inReason = "read before it is written (live-in)";
-    else if (read.is_empty())
-      transfer.inReason = "keeps the host values of elements of the copy-out "
-                          "box that the scop may not write";
-    else
-      transfer.inReason = "read before it is written (live-in), and keeps "
-                          "the host values of elements of the copy-out box "
-                          "that the scop may not write";
-    transfer.outReason = array.isLocal    ? "local to the scop"
-                         : transfer.toHost ? "written"
-                                           : "not written";
-}
-
-void wholeBoxes(Transfer &transfer, const Array &array) {
-  transfer.written = transfer.accessed;
-  transfer.out = transfer.allocated;
-  transfer.outExact = false;
-  transfer.toDevice = !array.isLocal;
-  transfer.in = transfer.allocated;
-  transfer.inExact = false;
-  transfer.inReason = array.isLocal ? "local to the scop"
-                                    : "all it accesses (the exact copy sets "
-                                      "exceeded their isl budget)";
-  transfer.outReason = array.isLocal    ? "local to the scop"
-                       : transfer.toHost ? "written (all it accesses: the "
-                                           "exact copy sets exceeded their "
-                                           "isl budget)"
-                                         : "not written";
-}
-
-} // namespace
-
-const char *transferMethodName(TransferMethod method) {
-  switch (method) {
-  case TransferMethod::Plain:
-    return "plain";
-  case TransferMethod::Staged:
-    return "staged";
-  case TransferMethod::Registered:
-    return "registered";
-  case TransferMethod::Auto:
-    break;
-  }
-  return "auto";
-}
-
-bool parseTransferMethod(const std::string &name, TransferMethod &method) {
-  for (TransferMethod m : {TransferMethod::Auto, TransferMethod::Plain,
-                           TransferMethod::Staged, TransferMethod::Registered})
-    if (name == transferMethodName(m)) {
-      method = m;
-      return true;
-    }
-  return false;
 }
 
 } // namespace polycuda::polyhedral

@@ -1,10 +1,9 @@
-//===- MemoryPromotion.h - Where each array lives, host/device copies -*- C++ -*-===//
+//===- MemoryPromotion.h - Arrays moved closer to the threads --*- C++ -*-===//
 //
-// Stage 4: GpuProgram -> GpuProgram with the device copies of every array.
-// Input: the scop's accesses and its live-in elements (dataflow). Output:
-// `program.transfers`, one per accessed array: copied in once before the
-// first kernel over the box of the elements whose host values matter,
-// copied out once after the last kernel over the box of those it writes.
+// Stage 4: GpuProgram -> GpuProgram with arrays promoted from global memory
+// to registers. Input: the kernels and their mapping, the dependences.
+// Output: each kernel's `registers` (and those arrays removed from its
+// `arrays`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POLYCUDA_POLYHEDRAL_MEMORYPROMOTION_H
@@ -14,18 +13,10 @@
 
 namespace polycuda::polyhedral {
 
-/// Fills `program.transfers` and each kernel's `registers`: arrays local
-/// to the scop (privatized scalars) whose every value is produced and
-/// consumed by one thread in one launch, one element per thread, live in a
-/// register of that thread and need no device memory at all.
-/// Every transfer gets `method`.
-void computeTransfers(GpuProgram &program,
-                      TransferMethod method = TransferMethod::Auto);
-
-/// "auto", "plain", "staged" or "registered".
-const char *transferMethodName(TransferMethod method);
-/// Reads a name of transferMethodName; false if `name` is none of them.
-bool parseTransferMethod(const std::string &name, TransferMethod &method);
+/// Arrays local to the scop (privatized scalars) whose every value is
+/// produced and consumed by one thread in one launch, one element per
+/// thread, live in a register of that thread and need no device memory.
+void promoteToRegisters(GpuProgram &program);
 
 } // namespace polycuda::polyhedral
 

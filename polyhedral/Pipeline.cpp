@@ -8,6 +8,7 @@
 #include "IslExtras.h"
 
 #include "MemoryPromotion.h"
+#include "Transfers.h"
 
 #include <isl/ctx.h>
 
@@ -113,17 +114,12 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
   program.fallbackReason = scheduled.fallbackReason;
   runStage("mapping", scop, options,
            [&] { mapToGpu(program, options.mapping); });
-  dump(options, "mapping", [&] {
-    std::string text = toString(program.schedule);
-    for (const Kernel &kernel : program.kernels)
-      text += "\nkernel" + std::to_string(kernel.id) +
-              " schedule: " + toString(kernel.schedule) +
-              "\n  context: " + toString(kernel.context);
-    return text;
-  });
+  dump(options, "mapping", [&] { return toString(program.schedule); });
   if (options.stopAfterMapping)
     return program;
-  runStage("memory", scop, options, [&] { computeTransfers(program, options.transfers); });
+  runStage("promotion", scop, options, [&] { promoteToRegisters(program); });
+  runStage("transfers", scop, options,
+           [&] { computeTransfers(program, options.transfers); });
   runStage("ast", scop, options, [&] {
     OperationLimit limit(scop.ctx, options.scheduling.sequential
                                        ? 0
@@ -137,8 +133,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
   dump(options, "ast", [&] {
     std::string text = "host:\n" + program.host.to_C_str();
     for (const Kernel &kernel : program.kernels)
-      text += "kernel" + std::to_string(kernel.id) + ":\n" +
-              kernel.ast.to_C_str();
+      if (!kernel.ast.is_null())
+        text += kernel.name + ":\n" + kernel.ast.to_C_str();
     return text;
   });
   return program;

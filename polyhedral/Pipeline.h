@@ -1,6 +1,6 @@
 //===- Pipeline.h - The polyhedral stages in order -------------*- C++ -*-===//
 //
-// Scop -> Dependences -> schedule -> kernels -> transfers -> ASTs.
+// Scop -> Dependences -> schedule -> kernels -> promotion -> transfers -> ASTs.
 // isl errors are caught here and reported as internal errors naming the
 // stage and the scop.
 //

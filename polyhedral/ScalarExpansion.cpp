@@ -251,7 +251,11 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
           bool first = true;
           for (Statement *stmt : stmts) {
             isl::pw_aff max = isl::manage(isl_set_dim_max(stmt->domain.copy(), d));
-            extent = first ? max : extent.max(max);
+            // Defined wherever some statement runs (max is defined only
+            // where both do: an empty inner loop made the extent 0).
+            extent = first ? max
+                           : isl::manage(isl_pw_aff_union_max(extent.release(),
+                                                              max.copy()));
             first = false;
           }
           extents.push_back(

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
-#include "MemoryPromotion.h"
+#include "Transfers.h"
 #include "Report.h"
 #include "ScopBuilder.h"
 #include "Translation.h"
@@ -81,8 +81,9 @@ struct Options {
                                 cl::cat(category)};
   cl::opt<std::string> sizes{
       "sizes",
-      cl::desc("Block sizes per kernel in x,y,z order, e.g. "
-               "'kernel0=32,8;kernel1=256'; 'all=...' sets every kernel"),
+      cl::desc("Block sizes per kernel in x,y,z order, the kernel named by "
+               "its statements or its position, e.g. "
+               "'S0_S1=32,8;kernel1=256'; 'all=...' sets every kernel"),
       cl::init(""), cl::cat(category)};
   cl::opt<bool> dumpSchedule{"dump-schedule",
                              cl::desc("Print the isl schedule tree of each "
@@ -204,14 +205,14 @@ bool parseSizes(const std::string &text,
   while (std::getline(entries, entry, ';')) {
     std::smatch m;
     static const std::regex pattern(
-        R"(\s*(all|kernel(\d+))\s*=\s*(\d+(\s*,\s*\d+){0,2})\s*)");
+        R"(\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\d+(\s*,\s*\d+){0,2})\s*)");
     if (!std::regex_match(entry, m, pattern)) {
       llvm::errs() << "polycuda: error: invalid --sizes entry '" << entry
-                   << "'; expected e.g. 'kernel0=32,8'\n";
+                   << "'; expected e.g. 'S0_S1=32,8' or 'kernel0=32,8'\n";
       return false;
     }
     std::vector<unsigned> sizes;
-    std::stringstream values(m[3].str());
+    std::stringstream values(m[2].str());
     std::string value;
     unsigned product = 1;
     while (std::getline(values, value, ',')) {
@@ -237,7 +238,7 @@ bool parseSizes(const std::string &text,
       padded.resize(3, 1);
       mapping.default3D = padded;
     } else {
-      mapping.blockSizes[std::stoul(m[2].str())] = sizes;
+      mapping.blockSizes[m[1].str()] = sizes;
     }
   }
   return true;

@@ -188,9 +188,9 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
         std::string name = callName(call);
-        POLYCUDA_CHECK(name.rfind("kernel", 0) == 0)
-            << "unexpected host statement " << name;
-        const Kernel &kernel = program.kernels[std::stoul(name.substr(6))];
+        const Kernel *found = program.findKernel(name);
+        POLYCUDA_CHECK(found) << "unexpected host statement " << name;
+        const Kernel &kernel = *found;
         std::vector<isl::ast_expr> extents = callArgs(call);
         LaunchInfo launch;
         launch.kernelName = kernelName(scop, region, kernel);

@@ -9,7 +9,7 @@
 #include "CodePrinter.h"
 #include "Explain.h"
 #include "IslExtras.h"
-#include "MemoryPromotion.h"
+#include "Transfers.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -521,7 +521,7 @@ private:
       bytes = *kernel.globalBytes;
     return json::Object{
         {"id", (int64_t)kernel.id},
-        {"name", "kernel" + std::to_string(kernel.id)},
+        {"name", kernel.name},
         {"statements", statementIds(scop, kernel.statements)},
         {"host_loops", (int64_t)kernel.hostDepth},
         {"grid", std::move(gridArray)},
@@ -700,7 +700,8 @@ void printScop(const json::Object &scop, const ReportOptions &options,
 
   for (const json::Value &v : *scop.getArray("kernels")) {
     const json::Object &k = *v.getAsObject();
-    os << "\n" << str(k.get("name")) << ": statements "
+    os << "\nkernel" << *k.getInteger("id") << " (" << str(k.get("name"))
+       << "): statements "
        << list(k.getArray("statements"));
     int64_t host = *k.getInteger("host_loops");
     os << (host == 0 ? ", launched once"

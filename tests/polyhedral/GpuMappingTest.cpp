@@ -82,15 +82,86 @@ TEST_F(GpuMappingTest, GemmIsOneKernelWithTwoMappedMembers) {
   EXPECT_EQ((std::vector<std::string>{"S0"}), kernel.statements);
   EXPECT_FALSE(program.scheduleIsFallback);
   ASSERT_FALSE(program.host.is_null());
-  EXPECT_NE(std::string::npos, program.host.to_C_str().find("kernel0("))
+  // Launches are user nodes named after the kernel's mark.
+  EXPECT_EQ("S0", kernel.name);
+  EXPECT_EQ("S0", kernel.mark.name());
+  EXPECT_NE(std::string::npos, program.host.to_C_str().find("S0("))
       << program.host.to_C_str();
   ASSERT_FALSE(kernel.ast.is_null());
+}
+
+/// The node types on the path from `node` down its first children.
+std::vector<isl_schedule_node_type> spine(isl::schedule_node node) {
+  std::vector<isl_schedule_node_type> types;
+  for (;;) {
+    types.push_back(isl_schedule_node_get_type(node.get()));
+    if (isl_schedule_node_n_children(node.get()) == 0)
+      return types;
+    node = node.child(0);
+  }
+}
+
+TEST_F(GpuMappingTest, GemmKernelIsATiledSubtreeUnderItsMark) {
+  auto scop = gemmScop(ctx());
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  isl::schedule_node mark = program.schedule.get_root().child(0);
+  ASSERT_EQ(isl_schedule_node_mark, isl_schedule_node_get_type(mark.get()));
+  EXPECT_EQ("S0", isl::manage(isl_schedule_node_mark_get_id(mark.get())).name());
+  // mark, block filter, tile band, "shared", "thread", thread filter,
+  // the scheduler's band (i, j, k), leaf.
+  EXPECT_EQ((std::vector<isl_schedule_node_type>{
+                isl_schedule_node_mark, isl_schedule_node_filter,
+                isl_schedule_node_band, isl_schedule_node_mark,
+                isl_schedule_node_mark, isl_schedule_node_filter,
+                isl_schedule_node_band, isl_schedule_node_leaf}),
+            spine(mark))
+      << describe(program);
+  isl::schedule_node tiles = mark.child(0).child(0);
+  isl::multi_union_pw_aff tile =
+      tiles.as<isl::schedule_node_band>().get_partial_schedule();
+  // Blocks of 8 (i, y) x 32 (j, x).
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[ni, nj, nk] -> { S0[i, j, k] -> "
+                                      "[floor(i / 8), floor(j / 32)] }")
+                    .intersect_domain(scop->domain()),
+                isl::union_map::from(tile).intersect_domain(scop->domain()));
+  EXPECT_EQ("shared", isl::manage(isl_schedule_node_mark_get_id(
+                                      tiles.child(0).get()))
+                          .name());
+  EXPECT_EQ("thread", isl::manage(isl_schedule_node_mark_get_id(
+                                      tiles.child(0).child(0).get()))
+                          .name());
+  // Block b0 runs the rows 8 * b0 .. 8 * b0 + 7 (the first tile is 0), and
+  // thread t1 the columns equal to t1 modulo 32.
+  isl::union_set blocks = isl::manage(
+      isl_schedule_node_filter_get_filter(mark.child(0).get()));
+  EXPECT_ISL_EQ(isl::union_set(ctx(), "[ni, nj, nk, b0, b1] -> { S0[i, j, k] "
+                                      ": 8b0 <= i < 8b0 + 8 and "
+                                      "32b1 <= j < 32b1 + 32 }")
+                    .intersect(scop->domain()),
+                blocks);
+  // The kernel's code has one loop, k's: blocks and threads are fixed.
+  std::string code = program.kernels[0].ast.to_C_str();
+  EXPECT_NE(std::string::npos, code.find("for (int k2 = 0; k2 < nk; k2 += 1)"))
+      << code;
+  EXPECT_EQ(std::string::npos, code.find("for (int k0")) << code;
+  EXPECT_EQ(std::string::npos, code.find("for (int k1")) << code;
+  EXPECT_EQ(std::string::npos, code.find("k64")) << code;
+}
+
+TEST_F(GpuMappingTest, BlockSizesByStableName) {
+  auto scop = gemmScop(ctx());
+  PipelineOptions options;
+  options.mapping.blockSizes["S0"] = {64, 2};
+  GpuProgram program = runGpuPipeline(*scop, options);
+  ASSERT_EQ(1u, program.kernels.size()) << describe(program);
+  EXPECT_EQ((std::vector<unsigned>{2, 64}), program.kernels[0].blockSize);
 }
 
 TEST_F(GpuMappingTest, BlockSizeOverridesAreInHardwareOrder) {
   auto scop = gemmScop(ctx());
   PipelineOptions options;
-  options.mapping.blockSizes[0] = {16, 4}; // x = 16, y = 4
+  options.mapping.blockSizes["kernel0"] = {16, 4}; // x = 16, y = 4
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
   EXPECT_EQ((std::vector<unsigned>{4, 16}), program.kernels[0].blockSize);
@@ -100,7 +171,7 @@ TEST_F(GpuMappingTest, BlockSizeOverridesAreInHardwareOrder) {
 TEST_F(GpuMappingTest, MissingAndZeroBlockSizesBecomeOne) {
   auto scop = gemmScop(ctx());
   PipelineOptions options;
-  options.mapping.blockSizes[0] = {0};
+  options.mapping.blockSizes["kernel0"] = {0};
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
   EXPECT_EQ((std::vector<unsigned>{1, 1}), program.kernels[0].blockSize);
@@ -109,7 +180,8 @@ TEST_F(GpuMappingTest, MissingAndZeroBlockSizesBecomeOne) {
 TEST_F(GpuMappingTest, OverridesOfOtherKernelsAreIgnored) {
   auto scop = gemmScop(ctx());
   PipelineOptions options;
-  options.mapping.blockSizes[7] = {2, 2};
+  options.mapping.blockSizes["kernel7"] = {2, 2};
+  options.mapping.blockSizes["S1"] = {2, 2};
   options.mapping.default2D = {64, 2};
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);

@@ -51,7 +51,8 @@ TEST(IslExtrasContextTest, ExceptionFromAMarkCallbackLeavesNoIslObject) {
         ctx, "{ domain: \"{ S[i] : 0 <= i < 10 }\", child: { mark: \"kernel\", "
              "child: { schedule: \"[{ S[i] -> [(i)] }]\" } } }");
     isl::set context(ctx, "{ : }");
-    auto fail = [](const isl::id &, const isl::ast_build &) -> isl::ast_node {
+    auto fail = [](const isl::id &, const isl::ast_node &,
+                   const isl::ast_build &) -> isl::ast_node {
       throw std::runtime_error("mark callback failed");
     };
     EXPECT_THROW(polyhedral::buildAstFromSchedule(context, schedule, "c", fail),

@@ -1,6 +1,6 @@
 //===- TransfersTest.cpp - The host/device copy sets of a scop ------------===//
 //
-// Pins the boxes copied in and out (polyhedral::Transfer, MemoryPromotion)
+// Pins the boxes copied in and out (polyhedral::Transfer, Transfers.h)
 // for deriche (only imgIn is read before it is written), jacobi-2d (the
 // border is read, only the interior written), gemm, lu (row 0 is never
 // written) and inputs/interior.c (arrays written only inside a border, or

@@ -1,0 +1,30 @@
+//===- Transfers.h - Host/device copies of every array ---------*- C++ -*-===//
+//
+// Stage 5: GpuProgram -> GpuProgram with the device copies of every array.
+// Input: the scop's accesses and its live-in elements (dataflow). Output:
+// `program.transfers`, one per accessed array: copied in once before the
+// first kernel over the box of the elements whose host values matter,
+// copied out once after the last kernel over the box of those it writes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_TRANSFERS_H
+#define POLYCUDA_POLYHEDRAL_TRANSFERS_H
+
+#include "GpuProgram.h"
+
+namespace polycuda::polyhedral {
+
+/// Fills `program.transfers`, one per array that lives in device memory
+/// (not those promoted to registers, MemoryPromotion.h). Every transfer
+/// gets `method`.
+void computeTransfers(GpuProgram &program,
+                      TransferMethod method = TransferMethod::Auto);
+
+/// "auto", "plain", "staged" or "registered".
+const char *transferMethodName(TransferMethod method);
+/// Reads a name of transferMethodName; false if `name` is none of them.
+bool parseTransferMethod(const std::string &name, TransferMethod &method);
+
+} // namespace polycuda::polyhedral
+
+#endif
