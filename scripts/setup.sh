@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config python3 python3-jsonschema
   libisl-dev libgmp-dev libmimalloc-dev
   "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VERSION}"
+  "llvm-${LLVM_VERSION}-tools" # FileCheck, for the golden tests (tests/golden)
   libgtest-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 )

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# check.sh POLYCUDA FILECHECK INPUT.c TARGET CHECKFILE WORKDIR
+#
+# Translates INPUT.c for TARGET (cuda or opencl) and pipes the generated
+# file through FileCheck with CHECKFILE: for cuda the .cu file (kernels and
+# launcher; the host part goes to --host-output), for opencl the host C file
+# with the kernels embedded. Extra polycuda flags come from
+# $GOLDEN_POLYCUDA_FLAGS (e.g. --sizes='all=16,16' to see a test fail).
+set -euo pipefail
+polycuda=$1 filecheck=$2 input=$3 target=$4 check=$5 work=$6
+name=$(basename "$check" .check)
+dir="$work/$name"
+rm -rf "$dir" && mkdir -p "$dir"
+pflags=(${GOLDEN_POLYCUDA_FLAGS:-})
+
+case "$target" in
+cuda)
+  out="$dir/out.cu"
+  "$polycuda" --target=cuda "${pflags[@]}" "$input" -o "$out" \
+    --host-output="$dir/out.host.c"
+  ;;
+opencl)
+  out="$dir/out.c"
+  "$polycuda" --target=opencl "${pflags[@]}" "$input" -o "$out"
+  ;;
+*)
+  echo "check.sh: unknown target '$target'" >&2
+  exit 2
+  ;;
+esac
+"$filecheck" --match-full-lines --dump-input=fail "$check" < "$out"
