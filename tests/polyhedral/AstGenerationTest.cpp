@@ -240,7 +240,7 @@ TEST_F(AstGenerationTest, ParallelScopIsOneLaunchWithExactGridExtents) {
   std::vector<Call> launches = callsOf(program.host);
   ASSERT_EQ(1u, launches.size()) << text(program.host);
   const Call &launch = launches[0];
-  EXPECT_EQ("kernel0", launch.name);
+  EXPECT_EQ("S0", launch.name);
   EXPECT_TRUE(launch.loops.empty()) << text(program.host);
   EXPECT_TRUE(loopsOf(program.host).empty()) << text(program.host);
   ASSERT_EQ(3u, launch.args.size()) << text(program.host);
@@ -323,14 +323,15 @@ TEST_F(AstGenerationTest, LaunchesInsideAHostLoopPassItsIterator) {
   auto scop = jacobiScop(ctx());
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(2u, program.kernels.size()) << text(program.host);
-  // for (c0 = 0; c0 < tsteps; c0++) { kernel0(...); kernel1(...); }
+  // for (c0 = 0; c0 < tsteps; c0++) { S0(...); S1(...); }: launches are
+  // named after their kernels' statements.
   std::vector<isl::ast_node> loops = loopsOf(program.host);
   ASSERT_EQ(1u, loops.size()) << text(program.host);
   EXPECT_EQ("c0", iteratorOf(loops[0]));
   std::vector<Call> launches = callsOf(program.host);
   ASSERT_EQ(2u, launches.size()) << text(program.host);
-  EXPECT_EQ("kernel0", launches[0].name);
-  EXPECT_EQ("kernel1", launches[1].name);
+  EXPECT_EQ("S0", launches[0].name);
+  EXPECT_EQ("S1", launches[1].name);
   for (const Call &launch : launches) {
     EXPECT_EQ((std::vector<std::string>{"c0"}), launch.loops);
     // grid (i: 1 <= i < n - 1, block 256), then c0, then the condition.

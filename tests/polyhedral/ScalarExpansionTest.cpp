@@ -200,12 +200,11 @@ TEST_F(ScalarExpansionTest, AccumulatorIsExpandedAlongTheOuterLoopOnly) {
 }
 
 // s[i] is written and read for every 0 <= i < n, also when the inner loop
-// has no iteration (m <= 0); its extent must then still be n. It is 0 there
-// today: the extent is the isl_pw_aff_max of the statements' bounds, defined
-// only where all of them have instances, and completed with 0 elsewhere.
-// The C target then allocates `s` with 0 elements and writes s[0 .. n - 1].
-TEST_F(ScalarExpansionTest,
-       DISABLED_AccumulatorExtentHoldsWhenTheInnerLoopIsEmpty) {
+// has no iteration (m <= 0); its extent must then still be n. (The maximum
+// of the statements' bounds was once taken only where all of them have
+// instances and completed with 0 elsewhere: the C target then allocated `s`
+// with 0 elements and wrote s[0 .. n - 1].)
+TEST_F(ScalarExpansionTest, AccumulatorExtentHoldsWhenTheInnerLoopIsEmpty) {
   auto scop = accumulatorScop(ctx());
   std::vector<ScalarExpansion> result = polyhedral::expandScalars(*scop);
   ASSERT_EQ(1u, result.size());
