@@ -201,133 +201,20 @@ private:
     const Scop &scop = *region.scop;
     ScopExplanation facts = polyhedral::explain(program);
 
-    json::Array statements;
-    for (const Statement &stmt : scop.statements) {
-      json::Array loops;
-      for (size_t d = 0; d < stmt.sourceIterators.size(); ++d)
-        loops.push_back(stmt.sourceIterators[d]);
-      json::Object entry = location(stmt.loc);
-      entry["id"] = stmt.name;
-      entry["text"] = statementText(scop, stmt);
-      entry["loops"] = std::move(loops);
-      statements.push_back(std::move(entry));
-    }
-
-    json::Array arrays;
-    for (const polyhedral::Array &array : scop.arrays) {
-      json::Array extents;
-      for (const isl::pw_aff &extent : array.extents)
-        extents.push_back(expression(facts.typicalParams, extent));
-      arrays.push_back(json::Object{{"name", array.name},
-                                    {"type", polyhedral::spell(array.type)},
-                                    {"extents", std::move(extents)},
-                                    {"read", array.isRead},
-                                    {"written", array.isWritten},
-                                    {"local", array.isLocal}});
-    }
-
+    json::Array statements = statementsJson(scop);
+    json::Array arrays = arraysJson(scop, facts);
     json::Array privatized;
     for (const polyhedral::ScalarExpansion &e : record.expansions)
       privatized.push_back(json::Object{{"name", e.array},
                                         {"expanded_loops", (int64_t)e.depth},
                                         {"reason", e.reason}});
-
-    json::Array loops;
-    for (size_t l = 0; l < facts.loops.size(); ++l) {
-      const polyhedral::LoopFact &loop = facts.loops[l];
-      json::Object entry = location(loop.loc);
-      entry["id"] = (int64_t)l;
-      entry["iterator"] = loop.iterator;
-      entry["depth"] = (int64_t)loop.depth;
-      entry["statements"] = statementIds(scop, loop.statements);
-      entry["parallel"] = facts.dependencesComplete && loop.carried.empty();
-      entry["carries"] = indices(loop.carried);
-      loops.push_back(std::move(entry));
-    }
-
-    json::Array dependences;
-    for (size_t f = 0; f < facts.dependences.size(); ++f) {
-      const DependenceFact &dep = facts.dependences[f];
-      json::Array common, direction;
-      for (unsigned l : dep.commonLoops)
-        common.push_back(facts.loops[l].iterator);
-      for (const std::string &d : dep.direction)
-        direction.push_back(d);
-      json::Value carried = nullptr;
-      if (dep.carriedAt) {
-        unsigned l = dep.commonLoops[*dep.carriedAt];
-        carried = json::Object{{"loop", (int64_t)l},
-                               {"iterator", facts.loops[l].iterator},
-                               {"line", (int64_t)facts.loops[l].loc.line}};
-      }
-      json::Value distance = nullptr;
-      if (dep.distance) {
-        json::Array values;
-        for (long v : *dep.distance)
-          values.push_back((int64_t)v);
-        distance = std::move(values);
-      }
-      dependences.push_back(json::Object{
-          {"id", (int64_t)f},
-          {"type", kindName(dep.kind)},
-          {"array", scop.arrays[dep.array].name},
-          {"source", endpoint(scop, dep.source)},
-          {"sink", endpoint(scop, dep.sink)},
-          {"loops", std::move(common)},
-          {"carried_by", std::move(carried)},
-          {"direction", std::move(direction)},
-          {"distance", std::move(distance)}});
-    }
-
-    json::Array bands;
-    for (const polyhedral::BandFact &band : facts.bands) {
-      json::Array members;
-      for (const polyhedral::MemberFact &member : band.members) {
-        json::Object perStatement;
-        for (const auto &[s, text] : member.perStatement)
-          perStatement[scop.statements[s].name] = text;
-        json::Value mapped = nullptr, block = nullptr;
-        if (member.hardwareDim) {
-          mapped = kHardware[*member.hardwareDim];
-          block = (int64_t)member.blockSize;
-        }
-        members.push_back(json::Object{{"schedule", std::move(perStatement)},
-                                       {"parallel", member.coincident},
-                                       {"carries", indices(member.carried)},
-                                       {"mapped_to", std::move(mapped)},
-                                       {"block_size", std::move(block)}});
-      }
-      json::Value kernel = nullptr;
-      if (band.kernel)
-        kernel = (int64_t)*band.kernel;
-      std::string placement = options.target == "c" ? "cpu"
-                              : !band.kernel        ? "host"
-                                                    : "device";
-      bands.push_back(json::Object{{"statements",
-                                    statementIds(scop, band.statements)},
-                                   {"permutable", band.permutable},
-                                   {"placement", placement},
-                                   {"kernel", std::move(kernel)},
-                                   {"members", std::move(members)}});
-    }
-
+    json::Array loops = loopsJson(scop, facts);
+    json::Array dependences = dependencesJson(scop, facts);
+    json::Array bands = bandsJson(scop, facts);
     json::Array kernels;
     for (const polyhedral::KernelFact &kernel : facts.kernels)
       kernels.push_back(kernelJson(scop, facts, kernel));
-
-    json::Array transfers;
-    for (const polyhedral::TransferFact &t : facts.transfers)
-      transfers.push_back(json::Object{
-          {"array", scop.arrays[t.array].name},
-          {"to_device", t.toDevice},
-          {"to_host", t.toHost},
-          {"accessed", range(facts.typicalParams, t.accessed)},
-          {"written", range(facts.typicalParams, t.written)},
-          {"method", polyhedral::transferMethodName(t.method)},
-          {"copy_in", copy(facts.typicalParams, scop.arrays[t.array],
-                           t.toDevice, t.in, t.inExact, t.inReason)},
-          {"copy_out", copy(facts.typicalParams, scop.arrays[t.array],
-                            t.toHost, t.out, t.outExact, t.outReason)}});
+    json::Array transfers = transfersJson(scop, facts);
 
     json::Value fallback = nullptr;
     if (program.scheduleIsFallback)
@@ -361,6 +248,145 @@ private:
         {"kernels", std::move(kernels)},
         {"transfers", std::move(transfers)}};
     return std::move(out);
+  }
+
+  static json::Array statementsJson(const Scop &scop) {
+    json::Array statements;
+    for (const Statement &stmt : scop.statements) {
+      json::Array loops;
+      for (size_t d = 0; d < stmt.sourceIterators.size(); ++d)
+        loops.push_back(stmt.sourceIterators[d]);
+      json::Object entry = location(stmt.loc);
+      entry["id"] = stmt.name;
+      entry["text"] = statementText(scop, stmt);
+      entry["loops"] = std::move(loops);
+      statements.push_back(std::move(entry));
+    }
+    return statements;
+  }
+
+  static json::Array arraysJson(const Scop &scop,
+                                const ScopExplanation &facts) {
+    json::Array arrays;
+    for (const polyhedral::Array &array : scop.arrays) {
+      json::Array extents;
+      for (const isl::pw_aff &extent : array.extents)
+        extents.push_back(expression(facts.typicalParams, extent));
+      arrays.push_back(json::Object{{"name", array.name},
+                                    {"type", polyhedral::spell(array.type)},
+                                    {"extents", std::move(extents)},
+                                    {"read", array.isRead},
+                                    {"written", array.isWritten},
+                                    {"local", array.isLocal}});
+    }
+    return arrays;
+  }
+
+  static json::Array loopsJson(const Scop &scop, const ScopExplanation &facts) {
+    json::Array loops;
+    for (size_t l = 0; l < facts.loops.size(); ++l) {
+      const polyhedral::LoopFact &loop = facts.loops[l];
+      json::Object entry = location(loop.loc);
+      entry["id"] = (int64_t)l;
+      entry["iterator"] = loop.iterator;
+      entry["depth"] = (int64_t)loop.depth;
+      entry["statements"] = statementIds(scop, loop.statements);
+      entry["parallel"] = facts.dependencesComplete && loop.carried.empty();
+      entry["carries"] = indices(loop.carried);
+      loops.push_back(std::move(entry));
+    }
+    return loops;
+  }
+
+  static json::Array dependencesJson(const Scop &scop,
+                                     const ScopExplanation &facts) {
+    json::Array dependences;
+    for (size_t f = 0; f < facts.dependences.size(); ++f) {
+      const DependenceFact &dep = facts.dependences[f];
+      json::Array common, direction;
+      for (unsigned l : dep.commonLoops)
+        common.push_back(facts.loops[l].iterator);
+      for (const std::string &d : dep.direction)
+        direction.push_back(d);
+      json::Value carried = nullptr;
+      if (dep.carriedAt) {
+        unsigned l = dep.commonLoops[*dep.carriedAt];
+        carried = json::Object{{"loop", (int64_t)l},
+                               {"iterator", facts.loops[l].iterator},
+                               {"line", (int64_t)facts.loops[l].loc.line}};
+      }
+      json::Value distance = nullptr;
+      if (dep.distance) {
+        json::Array values;
+        for (long v : *dep.distance)
+          values.push_back((int64_t)v);
+        distance = std::move(values);
+      }
+      dependences.push_back(json::Object{
+          {"id", (int64_t)f},
+          {"type", kindName(dep.kind)},
+          {"array", scop.arrays[dep.array].name},
+          {"source", endpoint(scop, dep.source)},
+          {"sink", endpoint(scop, dep.sink)},
+          {"loops", std::move(common)},
+          {"carried_by", std::move(carried)},
+          {"direction", std::move(direction)},
+          {"distance", std::move(distance)}});
+    }
+    return dependences;
+  }
+
+  json::Array bandsJson(const Scop &scop, const ScopExplanation &facts) {
+    json::Array bands;
+    for (const polyhedral::BandFact &band : facts.bands) {
+      json::Array members;
+      for (const polyhedral::MemberFact &member : band.members) {
+        json::Object perStatement;
+        for (const auto &[s, text] : member.perStatement)
+          perStatement[scop.statements[s].name] = text;
+        json::Value mapped = nullptr, block = nullptr;
+        if (member.hardwareDim) {
+          mapped = kHardware[*member.hardwareDim];
+          block = (int64_t)member.blockSize;
+        }
+        members.push_back(json::Object{{"schedule", std::move(perStatement)},
+                                       {"parallel", member.coincident},
+                                       {"carries", indices(member.carried)},
+                                       {"mapped_to", std::move(mapped)},
+                                       {"block_size", std::move(block)}});
+      }
+      json::Value kernel = nullptr;
+      if (band.kernel)
+        kernel = (int64_t)*band.kernel;
+      std::string placement = options.target == "c" ? "cpu"
+                              : !band.kernel        ? "host"
+                                                    : "device";
+      bands.push_back(json::Object{{"statements",
+                                    statementIds(scop, band.statements)},
+                                   {"permutable", band.permutable},
+                                   {"placement", placement},
+                                   {"kernel", std::move(kernel)},
+                                   {"members", std::move(members)}});
+    }
+    return bands;
+  }
+
+  static json::Array transfersJson(const Scop &scop,
+                                   const ScopExplanation &facts) {
+    json::Array transfers;
+    for (const polyhedral::TransferFact &t : facts.transfers)
+      transfers.push_back(json::Object{
+          {"array", scop.arrays[t.array].name},
+          {"to_device", t.toDevice},
+          {"to_host", t.toHost},
+          {"accessed", range(facts.typicalParams, t.accessed)},
+          {"written", range(facts.typicalParams, t.written)},
+          {"method", polyhedral::transferMethodName(t.method)},
+          {"copy_in", copy(facts.typicalParams, scop.arrays[t.array],
+                           t.toDevice, t.in, t.inExact, t.inReason)},
+          {"copy_out", copy(facts.typicalParams, scop.arrays[t.array],
+                            t.toHost, t.out, t.outExact, t.outReason)}});
+    return transfers;
   }
 
   static json::Array indices(const std::vector<unsigned> &values) {
@@ -494,6 +520,30 @@ private:
     for (int64_t b : block)
       blockArray.push_back(b);
 
+    json::Array references = referencesJson(scop, kernel, xLoop);
+    json::Value bytes = nullptr;
+    if (kernel.globalBytes)
+      bytes = *kernel.globalBytes;
+    return json::Object{
+        {"id", (int64_t)kernel.id},
+        {"name", "kernel" + std::to_string(kernel.id)},
+        {"statements", statementIds(scop, kernel.statements)},
+        {"host_loops", (int64_t)kernel.hostDepth},
+        {"grid", std::move(gridArray)},
+        {"block", std::move(blockArray)},
+        {"thread_order", "row-major"},
+        {"mapped", std::move(mapped)},
+        {"sequential_because", indices(kernel.preventing)},
+        {"references", std::move(references)},
+        {"global_bytes", std::move(bytes)},
+        {"global_bytes_expression", kernel.globalBytesExpr},
+        {"global_bytes_exact", kernel.bytesExact}};
+  }
+  /// The references of `kernel`: where each lives, its access pattern and
+  /// why (`xLoop`: the loop along threadIdx.x).
+  static json::Array referencesJson(const Scop &scop,
+                                    const polyhedral::KernelFact &kernel,
+                                    const std::string &xLoop) {
     json::Array references;
     for (const polyhedral::ReferenceFact &ref : kernel.references) {
       const Statement &stmt = scop.statements[ref.statement];
@@ -516,23 +566,7 @@ private:
           {"may_access", !access.isAffine()},
           {"reason", referenceReason(scop, stmt, ref, xLoop)}});
     }
-    json::Value bytes = nullptr;
-    if (kernel.globalBytes)
-      bytes = *kernel.globalBytes;
-    return json::Object{
-        {"id", (int64_t)kernel.id},
-        {"name", "kernel" + std::to_string(kernel.id)},
-        {"statements", statementIds(scop, kernel.statements)},
-        {"host_loops", (int64_t)kernel.hostDepth},
-        {"grid", std::move(gridArray)},
-        {"block", std::move(blockArray)},
-        {"thread_order", "row-major"},
-        {"mapped", std::move(mapped)},
-        {"sequential_because", indices(kernel.preventing)},
-        {"references", std::move(references)},
-        {"global_bytes", std::move(bytes)},
-        {"global_bytes_expression", kernel.globalBytesExpr},
-        {"global_bytes_exact", kernel.bytesExact}};
+    return references;
   }
 };
 
@@ -581,8 +615,7 @@ std::string depRef(const json::Array &deps, int64_t id) {
   return text;
 }
 
-void printScop(const json::Object &scop, const ReportOptions &options,
-               std::ostream &os) {
+void printStatements(const json::Object &scop, std::ostream &os) {
   const json::Object &loc = *scop.getObject("location");
   os << "scop in " << str(scop.get("function")) << " at "
      << str(loc.get("file")) << ":" << str(loc.get("line")) << ":"
@@ -611,7 +644,9 @@ void printScop(const json::Object &scop, const ReportOptions &options,
        << "applied: " << str(&v) << " (launch depth "
        << str(split.get("launch_depth_before")) << " -> "
        << str(split.get("launch_depth_after")) << ")\n";
+}
 
+void printDependences(const json::Object &scop, std::ostream &os) {
   const json::Array &deps = *scop.getArray("dependences");
   os << "\ndependences";
   if (!*scop.getBoolean("dependences_complete"))
@@ -639,7 +674,10 @@ void printScop(const json::Object &scop, const ReportOptions &options,
       os << ", loop-independent";
     os << "\n";
   }
+}
 
+void printLoops(const json::Object &scop, std::ostream &os) {
+  const json::Array &deps = *scop.getArray("dependences");
   os << "\nloops of the source (original order)\n";
   for (const json::Value &v : *scop.getArray("loops")) {
     const json::Object &l = *v.getAsObject();
@@ -659,7 +697,20 @@ void printScop(const json::Object &scop, const ReportOptions &options,
       os << "  " << std::string(2 * *l.getInteger("depth"), ' ') << "    "
          << depRef(deps, *id.getAsInteger()) << "\n";
   }
+}
 
+/// `S0: i; S1: i + 1`: a member's schedule per statement.
+std::string perStatement(const json::Object &schedule) {
+  std::string per;
+  for (const auto &entry : schedule)
+    per += (per.empty() ? "" : "; ") + entry.first.str() + ": " +
+           str(&entry.second);
+  return per;
+}
+
+void printSchedule(const json::Object &scop, const ReportOptions &options,
+                   std::ostream &os) {
+  const json::Array &deps = *scop.getArray("dependences");
   const json::Object &schedule = *scop.getObject("schedule");
   os << "\nschedule";
   if (const json::Value *fallback = schedule.get("fallback");
@@ -680,11 +731,8 @@ void printScop(const json::Object &scop, const ReportOptions &options,
     int m = 0;
     for (const json::Value &mv : *band.getArray("members")) {
       const json::Object &member = *mv.getAsObject();
-      std::string per;
-      for (const auto &entry : *member.getObject("schedule"))
-        per += (per.empty() ? "" : "; ") + entry.first.str() + ": " +
-               str(&entry.second);
-      os << "    member " << m++ << " [" << per << "] "
+      os << "    member " << m++ << " ["
+         << perStatement(*member.getObject("schedule")) << "] "
          << (*member.getBoolean("parallel") ? "parallel" : "sequential");
       if (const json::Value *hw = member.get("mapped_to");
           hw && hw->kind() != json::Value::Null)
@@ -697,98 +745,107 @@ void printScop(const json::Object &scop, const ReportOptions &options,
   }
   if (options.scheduleTree)
     os << "  isl schedule tree:\n" << str(schedule.get("tree")) << "\n";
+}
 
-  for (const json::Value &v : *scop.getArray("kernels")) {
-    const json::Object &k = *v.getAsObject();
-    os << "\n" << str(k.get("name")) << ": statements "
-       << list(k.getArray("statements"));
-    int64_t host = *k.getInteger("host_loops");
-    os << (host == 0 ? ", launched once"
-                     : ", launched in " + std::to_string(host) +
-                           " host loop(s)")
-       << "\n";
-    const json::Array &mapped = *k.getArray("mapped");
-    if (mapped.empty()) {
-      os << "  one thread (no parallel loop)";
-      const json::Array &why = *k.getArray("sequential_because");
-      if (!why.empty())
-        os << ", because of:";
-      os << "\n";
-      for (const json::Value &id : why)
-        os << "    " << depRef(deps, *id.getAsInteger()) << "\n";
-    } else {
-      os << "  grid (" << list(k.getArray("grid")) << "), block ("
-         << list(k.getArray("block")) << "), thread order "
-         << str(k.get("thread_order")) << "\n";
-      for (const json::Value &mv : mapped) {
-        const json::Object &m = *mv.getAsObject();
-        std::string per;
-        for (const auto &entry : *m.getObject("schedule"))
-          per += (per.empty() ? "" : "; ") + entry.first.str() + ": " +
-                 str(&entry.second);
-        os << "  " << per << " -> blockIdx." << str(m.get("hardware"))
-           << ", threadIdx." << str(m.get("hardware")) << " (block "
-           << str(m.get("block_size")) << ", " << str(m.get("extent"))
-           << " iterations per launch)\n";
-      }
-    }
-    os << "  references\n";
-    for (const json::Value &rv : *k.getArray("references")) {
-      const json::Object &r = *rv.getAsObject();
-      os << "    " << str(r.get("statement")) << " " << str(r.get("kind"))
-         << " " << str(r.get("reference")) << ": " << str(r.get("memory"));
-      if (str(r.get("memory")) == "global")
-        os << ", " << str(r.get("pattern"));
-      os << " - " << str(r.get("reason"));
-      if (!r.getArray("reused_along")->empty())
-        os << "; the same element is used by threads along "
-           << list(r.getArray("reused_along"))
-           << " (not staged in shared memory)";
-      os << "\n";
-    }
-    os << "  global memory traffic "
-       << (*k.getBoolean("global_bytes_exact") ? "" : "(upper bound) ")
-       << "of all launches: ";
-    if (const json::Value *b = k.get("global_bytes");
-        b && b->kind() != json::Value::Null)
-      os << str(b) << " bytes\n";
-    else
-      os << str(k.get("global_bytes_expression")) << " bytes\n";
+/// A kernel's threads: the grid, the block and the loops mapped to them, or
+/// the dependences that keep it on one thread.
+void printKernelThreads(const json::Object &k, const json::Array &deps,
+                        std::ostream &os) {
+  const json::Array &mapped = *k.getArray("mapped");
+  if (mapped.empty()) {
+    os << "  one thread (no parallel loop)";
+    const json::Array &why = *k.getArray("sequential_because");
+    if (!why.empty())
+      os << ", because of:";
+    os << "\n";
+    for (const json::Value &id : why)
+      os << "    " << depRef(deps, *id.getAsInteger()) << "\n";
+    return;
   }
+  os << "  grid (" << list(k.getArray("grid")) << "), block ("
+     << list(k.getArray("block")) << "), thread order "
+     << str(k.get("thread_order")) << "\n";
+  for (const json::Value &mv : mapped) {
+    const json::Object &m = *mv.getAsObject();
+    os << "  " << perStatement(*m.getObject("schedule")) << " -> blockIdx."
+       << str(m.get("hardware")) << ", threadIdx." << str(m.get("hardware"))
+       << " (block " << str(m.get("block_size")) << ", "
+       << str(m.get("extent")) << " iterations per launch)\n";
+  }
+}
 
+void printKernel(const json::Object &k, const json::Array &deps,
+                 std::ostream &os) {
+  os << "\n" << str(k.get("name")) << ": statements "
+     << list(k.getArray("statements"));
+  int64_t host = *k.getInteger("host_loops");
+  os << (host == 0 ? ", launched once"
+                   : ", launched in " + std::to_string(host) +
+                         " host loop(s)")
+     << "\n";
+  printKernelThreads(k, deps, os);
+  os << "  references\n";
+  for (const json::Value &rv : *k.getArray("references")) {
+    const json::Object &r = *rv.getAsObject();
+    os << "    " << str(r.get("statement")) << " " << str(r.get("kind"))
+       << " " << str(r.get("reference")) << ": " << str(r.get("memory"));
+    if (str(r.get("memory")) == "global")
+      os << ", " << str(r.get("pattern"));
+    os << " - " << str(r.get("reason"));
+    if (!r.getArray("reused_along")->empty())
+      os << "; the same element is used by threads along "
+         << list(r.getArray("reused_along"))
+         << " (not staged in shared memory)";
+    os << "\n";
+  }
+  os << "  global memory traffic "
+     << (*k.getBoolean("global_bytes_exact") ? "" : "(upper bound) ")
+     << "of all launches: ";
+  if (const json::Value *b = k.get("global_bytes");
+      b && b->kind() != json::Value::Null)
+    os << str(b) << " bytes\n";
+  else
+    os << str(k.get("global_bytes_expression")) << " bytes\n";
+}
+
+/// One transfer: whether and which box of the array is copied each way.
+void printTransfer(const json::Object &t, std::ostream &os) {
+  std::string name = str(t.get("array"));
+  auto box = [&](const json::Object &copy) {
+    std::string text = name;
+    const json::Array *lower = copy.getArray("lower");
+    const json::Array *upper = copy.getArray("upper");
+    for (size_t d = 0; lower && d < lower->size(); ++d)
+      text += "[" + str(&(*lower)[d]) + ".." + str(&(*upper)[d]) + "]";
+    return text;
+  };
+  auto direction = [&](const char *key, const char *label) {
+    const json::Object &copy = *t.getObject(key);
+    if (!*copy.getBoolean("copied"))
+      return "not copied " + std::string(label) + " (" +
+             str(copy.get("why")) + ")";
+    return "copied " + std::string(label) + " " + box(copy) + ", " +
+           str(copy.get("bytes")) + " bytes (" + str(copy.get("why")) + ")";
+  };
+  os << "  " << name << ": " << direction("copy_in", "in") << "; "
+     << direction("copy_out", "out") << "; method " << str(t.get("method"))
+     << "\n";
+}
+
+void printScop(const json::Object &scop, const ReportOptions &options,
+               std::ostream &os) {
+  printStatements(scop, os);
+  printDependences(scop, os);
+  printLoops(scop, os);
+  printSchedule(scop, options, os);
+  const json::Array &deps = *scop.getArray("dependences");
+  for (const json::Value &v : *scop.getArray("kernels"))
+    printKernel(*v.getAsObject(), deps, os);
   const json::Array &transfers = *scop.getArray("transfers");
   if (!transfers.empty())
     os << "\nhost/device copies (once around the scop)\n";
-  for (const json::Value &v : transfers) {
-    const json::Object &t = *v.getAsObject();
-    std::string name = str(t.get("array"));
-    auto element = [&](const json::Object *range, const char *key) {
-      std::string text = name;
-      if (const json::Array *a = range ? range->getArray(key) : nullptr)
-        for (const json::Value &e : *a)
-          text += "[" + str(&e) + "]";
-      return text;
-    };
-    auto box = [&](const json::Object &copy) {
-      std::string text = name;
-      const json::Array *lower = copy.getArray("lower");
-      const json::Array *upper = copy.getArray("upper");
-      for (size_t d = 0; lower && d < lower->size(); ++d)
-        text += "[" + str(&(*lower)[d]) + ".." + str(&(*upper)[d]) + "]";
-      return text;
-    };
-    auto direction = [&](const char *key, const char *label) {
-      const json::Object &copy = *t.getObject(key);
-      if (!*copy.getBoolean("copied"))
-        return "not copied " + std::string(label) + " (" +
-               str(copy.get("why")) + ")";
-      return "copied " + std::string(label) + " " + box(copy) + ", " +
-             str(copy.get("bytes")) + " bytes (" + str(copy.get("why")) + ")";
-    };
-    os << "  " << name << ": " << direction("copy_in", "in") << "; "
-       << direction("copy_out", "out") << "; method "
-       << str(t.get("method")) << "\n";
-  }
+  for (const json::Value &v : transfers)
+    printTransfer(*v.getAsObject(), os);
 }
 
 } // namespace

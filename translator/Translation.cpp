@@ -137,9 +137,12 @@ StageTimer::~StageTimer() {
                  << " ms\n";
 }
 
-bool translate(ParsedInput &input, const TranslationOptions &options,
-               Translation &result) {
-  const polyhedral::PipelineOptions &pipeline = options.pipeline;
+namespace {
+
+/// Scalar expansion and index-set splitting of every region; false after
+/// an error was printed.
+bool prepareRegions(ParsedInput &input, const TranslationOptions &options,
+                    Translation &result) {
   try {
     for (ScopRegion &region : input.regions) {
       StageTimer timer(options.verbose,
@@ -154,7 +157,7 @@ bool translate(ParsedInput &input, const TranslationOptions &options,
     for (size_t i = 0; i < input.regions.size(); ++i) {
       StageTimer timer(options.verbose, input.regions[i].scop->loc.str() +
                                             ": stage index-set splitting");
-      chooseIndexSetSplit(input.regions[i], pipeline, options.verbose,
+      chooseIndexSetSplit(input.regions[i], options.pipeline, options.verbose,
                           result.regions[i]);
     }
   } catch (const isl::exception &e) {
@@ -166,60 +169,78 @@ bool translate(ParsedInput &input, const TranslationOptions &options,
     llvm::errs() << "polycuda: " << e.what() << "\n";
     return false;
   }
+  return true;
+}
 
+/// The C target: every region scheduled and printed as C with OpenMP.
+void translateToC(ParsedInput &input, const TranslationOptions &options,
+                  Translation &result) {
+  std::vector<isl::ast_node> asts;
+  for (size_t i = 0; i < input.regions.size(); ++i) {
+    ScopRegion &region = input.regions[i];
+    polyhedral::GpuProgram &program = result.regions[i].program;
+    polyhedral::PipelineOptions scoped = options.pipeline;
+    scoped.scheduling.serializeSccs = region.serializeSccs;
+    polyhedral::ScheduleResult scheduled =
+        polyhedral::runSchedulePipeline(*region.scop, program.deps, scoped);
+    program.scop = region.scop.get();
+    program.schedule = scheduled.schedule;
+    program.scheduleIsFallback = scheduled.usedFallback;
+    program.fallbackReason = scheduled.fallbackReason;
+    if (options.dumpSchedule)
+      std::cout << "// schedule of the scop at " << region.scop->loc.str()
+                << "\n" << scheduleYaml(scheduled.schedule) << "\n";
+    asts.push_back(polyhedral::generateCAst(
+        *region.scop, scheduled.schedule,
+        chooseNames(region.usedNames).hostIterator));
+  }
+  result.text = printCFile(input, asts);
+}
+
+/// The CUDA and OpenCL targets: every region through the GPU pipeline.
+void translateToGpu(ParsedInput &input, const TranslationOptions &options,
+                    Translation &result) {
+  std::vector<polyhedral::GpuProgram> programs;
+  programs.reserve(input.regions.size());
+  for (ScopRegion &region : input.regions) {
+    polyhedral::PipelineOptions scoped = options.pipeline;
+    scoped.scheduling.serializeSccs = region.serializeSccs;
+    programs.push_back(polyhedral::runGpuPipeline(
+        *region.scop, scoped, chooseNames(region.usedNames)));
+    if (programs.back().scheduleIsFallback)
+      llvm::errs() << region.scop->loc.str()
+                   << ": remark: used the original loop order: "
+                   << programs.back().fallbackReason << "\n";
+    if (options.dumpSchedule)
+      std::cout << "// schedule of the scop at " << region.scop->loc.str()
+                << "\n" << scheduleYaml(programs.back().schedule) << "\n";
+  }
+  if (options.target == "cuda") {
+    CudaFiles files = printCudaFiles(input, programs,
+                                    *makeCudaTarget(options.fpContract));
+    result.text = std::move(files.device);
+    result.hostText = std::move(files.host);
+  } else {
+    result.text = printGpuFile(input, programs,
+                               *makeOpenCLTarget(options.fpContract));
+  }
+  if (options.emitCl)
+    result.clText = printOpenCLKernels(input, programs, options.fpContract);
+  for (size_t i = 0; i < programs.size(); ++i)
+    result.regions[i].program = std::move(programs[i]);
+}
+
+} // namespace
+
+bool translate(ParsedInput &input, const TranslationOptions &options,
+               Translation &result) {
+  if (!prepareRegions(input, options, result))
+    return false;
   try {
-    if (options.target == "c") {
-      std::vector<isl::ast_node> asts;
-      for (size_t i = 0; i < input.regions.size(); ++i) {
-        ScopRegion &region = input.regions[i];
-        polyhedral::GpuProgram &program = result.regions[i].program;
-        polyhedral::PipelineOptions scoped = pipeline;
-        scoped.scheduling.serializeSccs = region.serializeSccs;
-        polyhedral::ScheduleResult scheduled =
-            polyhedral::runSchedulePipeline(*region.scop, program.deps,
-                                            scoped);
-        program.scop = region.scop.get();
-        program.schedule = scheduled.schedule;
-        program.scheduleIsFallback = scheduled.usedFallback;
-        program.fallbackReason = scheduled.fallbackReason;
-        if (options.dumpSchedule)
-          std::cout << "// schedule of the scop at " << region.scop->loc.str()
-                    << "\n" << scheduleYaml(scheduled.schedule) << "\n";
-        asts.push_back(polyhedral::generateCAst(
-            *region.scop, scheduled.schedule,
-            chooseNames(region.usedNames).hostIterator));
-      }
-      result.text = printCFile(input, asts);
-      return true;
-    }
-    std::vector<polyhedral::GpuProgram> programs;
-    programs.reserve(input.regions.size());
-    for (ScopRegion &region : input.regions) {
-      polyhedral::PipelineOptions scoped = pipeline;
-      scoped.scheduling.serializeSccs = region.serializeSccs;
-      programs.push_back(polyhedral::runGpuPipeline(
-          *region.scop, scoped, chooseNames(region.usedNames)));
-      if (programs.back().scheduleIsFallback)
-        llvm::errs() << region.scop->loc.str()
-                     << ": remark: used the original loop order: "
-                     << programs.back().fallbackReason << "\n";
-      if (options.dumpSchedule)
-        std::cout << "// schedule of the scop at " << region.scop->loc.str()
-                  << "\n" << scheduleYaml(programs.back().schedule) << "\n";
-    }
-    if (options.target == "cuda") {
-      CudaFiles files = printCudaFiles(input, programs,
-                                      *makeCudaTarget(options.fpContract));
-      result.text = std::move(files.device);
-      result.hostText = std::move(files.host);
-    } else {
-      result.text = printGpuFile(input, programs,
-                                 *makeOpenCLTarget(options.fpContract));
-    }
-    if (options.emitCl)
-      result.clText = printOpenCLKernels(input, programs, options.fpContract);
-    for (size_t i = 0; i < programs.size(); ++i)
-      result.regions[i].program = std::move(programs[i]);
+    if (options.target == "c")
+      translateToC(input, options, result);
+    else
+      translateToGpu(input, options, result);
   } catch (const std::exception &e) {
     llvm::errs() << "polycuda: " << e.what() << "\n";
     return false;
