@@ -34,12 +34,8 @@ std::string quote(const std::string &text) {
 
 /// Is `expr` the constant 1 (isl's "always")?
 bool isTrue(const isl::ast_expr &expr) {
-  if (isl_ast_expr_get_type(expr.get()) != isl_ast_expr_int)
-    return false;
-  isl_val *v = isl_ast_expr_get_val(expr.get());
-  bool one = isl_val_is_one(v) == isl_bool_true;
-  isl_val_free(v);
-  return one;
+  return expr.isa<isl::ast_expr_int>() &&
+         expr.as<isl::ast_expr_int>().val().is_one();
 }
 
 std::string linear(const Scop &scop, const Array &array,
@@ -461,15 +457,13 @@ std::string printCFile(const ParsedInput &input,
         [&](const std::string &mark, const isl::ast_node &child, int indent,
             std::ostream &out) {
           if (mark.rfind(kParallelMark, 0) != 0 ||
-              isl_ast_node_get_type(child.get()) != isl_ast_node_for ||
-              isl_ast_node_for_is_degenerate(child.get()) == isl_bool_true)
+              !child.isa<isl::ast_node_for>())
+            return false;
+          isl::ast_node_for loop = child.as<isl::ast_node_for>();
+          if (loop.is_degenerate())
             return false;
           // Only the loop of the marked band member (see parallelMark).
-          isl_ast_expr *it = isl_ast_node_for_get_iterator(child.get());
-          isl_id *id = isl_ast_expr_get_id(it);
-          std::string iterator = isl_id_get_name(id);
-          isl_id_free(id);
-          isl_ast_expr_free(it);
+          std::string iterator = printExpr(loop.iterator());
           if (mark != parallelMark(iterator))
             return false;
           out << indentBy(indent) << "#pragma omp parallel for\n";

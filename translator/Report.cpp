@@ -88,8 +88,7 @@ json::Object location(const polyhedral::SourceLoc &loc) {
 json::Value expression(const isl::set &params, const isl::pw_aff &pa) {
   if (pa.is_null())
     return nullptr;
-  isl::pw_aff simple = isl::manage(
-      isl_pw_aff_gist_params(pa.copy(), params.copy())).coalesce();
+  isl::pw_aff simple = pa.gist_params(params).coalesce();
   if (std::optional<long> v = polyhedral::constantValue(simple))
     return (int64_t)*v;
   return stripParens(printParamExpr(params, simple));
@@ -453,9 +452,8 @@ private:
         lo.push_back(expression(params, box.lower[d]));
         hi.push_back(expression(params, box.upper[d]));
         isl::pw_aff count = box.upper[d].sub(box.lower[d]).add(
-            isl::manage(isl_pw_aff_val_on_domain(
-                box.upper[d].domain().release(),
-                isl_val_one(box.upper[d].ctx().get()))));
+            box.upper[d].domain().pw_aff_on_domain(
+                isl::val::one(box.upper[d].ctx())));
         json::Value n = expression(params, count);
         if (auto v = n.getAsInteger(); v && total)
           *total *= *v;
