@@ -56,11 +56,10 @@ isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
                            unsigned array) {
   if (!deps.complete)
     return isl::union_map::empty(scop.ctx);
-  // The array's own part of the scop's current dependences.
-  auto part = scop.dependenceCache.find(array);
-  POLYCUDA_CHECK(part != scop.dependenceCache.end())
+  auto part = deps.flowByArray.find(array);
+  POLYCUDA_CHECK(part != deps.flowByArray.end())
       << "no dependences computed for array " << scop.arrays[array].name;
-  return part->second->flow;
+  return part->second;
 }
 
 namespace {
@@ -139,16 +138,21 @@ static Dependences incomplete(const Scop &scop) {
 }
 
 Dependences computeDependences(const Scop &scop) {
+  DependenceCache cache;
+  return computeDependences(scop, cache);
+}
+
+Dependences computeDependences(const Scop &scop, DependenceCache &cache) {
   std::vector<unsigned> all(scop.arrays.size());
   for (unsigned a = 0; a < all.size(); ++a)
     all[a] = a;
-  return computeDependences(scop, all);
+  return computeDependences(scop, cache, all);
 }
 
-Dependences computeDependences(const Scop &scop,
+Dependences computeDependences(const Scop &scop, DependenceCache &cache,
                                const std::vector<unsigned> &arrays,
                                bool flowOnly) {
-  if (scop.dependenceBudgetExceeded)
+  if (cache.budgetExceeded)
     return incomplete(scop);
   bool exceeded = false;
   {
@@ -156,12 +160,12 @@ Dependences computeDependences(const Scop &scop,
     OperationLimit limit(scop.ctx, kDependenceOperationLimit);
     try {
       for (unsigned a : arrays) {
-        auto cached = scop.dependenceCache.find(a);
-        if (cached == scop.dependenceCache.end()) {
+        auto cached = cache.parts.find(a);
+        if (cached == cache.parts.end()) {
           Dependences part = computeFlow(scop, a);
           if (!flowOnly)
             computeAntiOutput(scop, a, part);
-          scop.dependenceCache[a] = std::make_shared<const Dependences>(part);
+          cache.parts[a] = std::make_shared<const Dependences>(part);
         } else if (!flowOnly && !cached->second->hasAntiOutput) {
           Dependences part = *cached->second;
           computeAntiOutput(scop, a, part);
@@ -175,7 +179,7 @@ Dependences computeDependences(const Scop &scop,
     }
   }
   if (exceeded) {
-    scop.dependenceBudgetExceeded = true;
+    cache.budgetExceeded = true;
     return incomplete(scop);
   }
   Dependences deps;
@@ -184,7 +188,8 @@ Dependences computeDependences(const Scop &scop,
       empty;
   deps.liveIn = isl::union_set::empty(scop.ctx);
   for (unsigned a : arrays) {
-    const Dependences &part = *scop.dependenceCache.at(a);
+    const Dependences &part = *cache.parts.at(a);
+    deps.flowByArray[a] = part.flow;
     deps.flow = deps.flow.unite(part.flow);
     deps.anti = deps.anti.unite(part.anti);
     deps.output = deps.output.unite(part.output);

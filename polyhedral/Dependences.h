@@ -11,6 +11,8 @@
 
 #include "Scop.h"
 
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,17 +36,36 @@ struct Dependences {
   /// empty and meaningless, and the scop must keep its original order with
   /// nothing run in parallel.
   bool complete = true;
-  /// False only for parts of Scop::dependenceCache computed without the
-  /// anti and output dependences (computeDependences' `flowOnly`).
+  /// False only for parts of a DependenceCache computed without the anti
+  /// and output dependences (computeDependences' `flowOnly`).
   bool hasAntiOutput = true;
+  /// The flow dependences whose source reference writes each array (an
+  /// assembled result only; empty in a DependenceCache part).
+  std::map<unsigned, isl::union_map> flowByArray;
 
   /// flow ∪ anti ∪ output: everything a legal schedule must respect.
   isl::union_map all() const { return flow.unite(anti).unite(output); }
 };
 
+/// What the dependence stage keeps of a scop between its runs: each array's
+/// part of the dependences of the statements as they are now (accesses to
+/// different arrays never depend on each other), each computed once, and
+/// whether the analysis ran out of its budget (later runs then do not spend
+/// it again). Stages that change the statements keep it up to date: scalar
+/// expansion and index-set splitting derive the new parts from the old
+/// ones; whoever changes the statements or the original schedule otherwise
+/// must call invalidate(), and whoever changes only the accesses to one
+/// array, invalidate(array).
+struct DependenceCache {
+  std::map<unsigned, std::shared_ptr<const Dependences>> parts;
+  bool budgetExceeded = false;
+  void invalidate() { parts.clear(); }
+  void invalidate(unsigned array) { parts.erase(array); }
+};
+
 /// Flow dependences `{ S[i] -> T[j] }` whose source reference writes array
-/// `array`: the array's part of Scop::dependenceCache. `deps` must be the
-/// scop's current dependences (computeDependences); empty when incomplete.
+/// `array`, from `deps` as computeDependences assembled it; empty when the
+/// analysis is incomplete.
 isl::union_map flowOnArray(const Scop &scop, const Dependences &deps,
                            unsigned array);
 
@@ -66,12 +87,14 @@ inline constexpr unsigned long kDependenceOperationLimit = 2000000;
 
 /// Computes the dependences of `scop` with isl's dataflow analysis; see
 /// Dependences::complete for what happens when it exceeds its budget. Each
-/// array's part is kept in Scop::dependenceCache for the next call.
+/// array's part is kept in `cache` for the next call.
+Dependences computeDependences(const Scop &scop, DependenceCache &cache);
+/// A one-off analysis, with a cache of its own.
 Dependences computeDependences(const Scop &scop);
 /// The same, for the accesses to `arrays` only; with `flowOnly`, the anti
 /// and output dependences are left out (and computed by a later call that
 /// needs them, from the accesses as they are then).
-Dependences computeDependences(const Scop &scop,
+Dependences computeDependences(const Scop &scop, DependenceCache &cache,
                                const std::vector<unsigned> &arrays,
                                bool flowOnly = false);
 

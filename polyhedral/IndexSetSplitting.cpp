@@ -136,15 +136,20 @@ Dependences renameDependences(const Dependences &deps,
 } // namespace
 
 std::vector<std::string> splitIndexSets(Scop &scop) {
+  DependenceCache cache;
+  return splitIndexSets(scop, cache);
+}
+
+std::vector<std::string> splitIndexSets(Scop &scop, DependenceCache &cache) {
   std::vector<std::string> report;
   // The dependence analysis runs once, on the original statements; later
   // rounds rename its result. `rename` maps each original statement's
   // instances to the piece that now holds them, `origin` names the original
   // statement of each piece.
-  const Dependences original = computeDependences(scop);
+  const Dependences original = computeDependences(scop, cache);
   if (!original.complete)
     return report;
-  const auto originalParts = scop.dependenceCache;
+  const auto originalParts = cache.parts;
   std::map<std::string, isl::map> rename;
   std::map<std::string, std::string> origin;
   std::map<std::string, size_t> refs;
@@ -225,9 +230,9 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
           renameTags(map, from, piece.name, refs.at(from)));
     }
     for (auto &[array, part] : originalParts)
-      scop.dependenceCache[array] = std::make_shared<const Dependences>(
+      cache.parts[array] = std::make_shared<const Dependences>(
           renameDependences(*part, all, allTagged));
-    deps = computeDependences(scop);
+    deps = computeDependences(scop, cache);
   }
   return report;
 }

@@ -12,12 +12,14 @@
 #ifndef POLYCUDA_POLYHEDRAL_INDEXSETSPLITTING_H
 #define POLYCUDA_POLYHEDRAL_INDEXSETSPLITTING_H
 
-#include "Scop.h"
+#include "Dependences.h"
 
 namespace polycuda::polyhedral {
 
 /// Splits statements of `scop` in place; returns one line per split for the
-/// report (statement, plane).
+/// report (statement, plane). `cache` (DependenceCache) follows the pieces.
+std::vector<std::string> splitIndexSets(Scop &scop, DependenceCache &cache);
+/// The same with a cache of its own (discarded).
 std::vector<std::string> splitIndexSets(Scop &scop);
 
 } // namespace polycuda::polyhedral

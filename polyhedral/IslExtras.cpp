@@ -315,6 +315,18 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
   return isl::manage(node);
 }
 
+isl::ast_expr buildExprFromParams(const isl::set &context,
+                                  const isl::pw_aff &pa) {
+  isl_space *params = isl_space_align_params(isl_set_get_space(context.get()),
+                                             isl_pw_aff_get_space(pa.get()));
+  isl_ast_build *build = isl_ast_build_from_context(
+      isl_set_align_params(context.copy(), isl_space_copy(params)));
+  isl_ast_expr *expr = isl_ast_build_expr_from_pw_aff(
+      build, isl_pw_aff_align_params(pa.copy(), params));
+  isl_ast_build_free(build);
+  return isl::manage(expr);
+}
+
 isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
                            const std::vector<isl::ast_expr> &args) {
   isl_ast_expr_list *list = isl_ast_expr_list_alloc(ctx.get(), args.size());

@@ -105,6 +105,10 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
                                    const std::string &iteratorPrefix,
                                    const MarkCallbackFn &onMark,
                                    unsigned skip = 0);
+/// The AST expression of `pa`, a function of the parameters, built in
+/// `context` (the parameters of both aligned).
+isl::ast_expr buildExprFromParams(const isl::set &context,
+                                  const isl::pw_aff &pa);
 /// A user node `name(args...)`.
 isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
                            const std::vector<isl::ast_expr> &args);

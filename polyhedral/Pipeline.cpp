@@ -7,11 +7,14 @@
 
 #include "IslExtras.h"
 
+#include "IndexSetSplitting.h"
+#include "Isolated.h"
 #include "MemoryPromotion.h"
 #include "Transfers.h"
 
 #include <isl/ctx.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -22,24 +25,24 @@ namespace {
 /// Runs one stage, timing it and turning isl exceptions into errors that
 /// name the stage and the scop.
 template <typename Fn>
-void runStage(const char *stage, const Scop &scop,
+void runStage(const char *stage, const SourceLoc &where,
               const PipelineOptions &options, Fn &&fn) {
   auto start = std::chrono::steady_clock::now();
   try {
     fn();
   } catch (const isl::exception_quota &e) {
-    throw std::runtime_error(scop.loc.str() + ": error: stage '" + stage +
+    throw std::runtime_error(where.str() + ": error: stage '" + stage +
                              "' exceeded its isl operation limit");
   } catch (const isl::exception &e) {
     throw std::runtime_error(std::string("internal compiler error in stage '") +
-                             stage + "' for the scop at " + scop.loc.str() +
+                             stage + "' for the scop at " + where.str() +
                              ": isl: " + e.what());
   }
   if (options.verbose && options.dumpStream) {
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();
-    *options.dumpStream << "polycuda: " << scop.loc.str() << ": stage "
+    *options.dumpStream << "polycuda: " << where.str() << ": stage "
                         << stage << " took " << ms << " ms\n";
   }
 }
@@ -53,17 +56,32 @@ void dump(const PipelineOptions &options, const char *stage,
 
 } // namespace
 
+ScheduleResult runSchedulePipeline(const Scop &scop, PreparedScop &prepared,
+                                   Dependences &deps,
+                                   const PipelineOptions &options) {
+  PipelineOptions scoped = options;
+  scoped.scheduling.serializeSccs = prepared.serializeSccs;
+  return runSchedulePipeline(scop, prepared.dependences, deps, scoped);
+}
+
 ScheduleResult runSchedulePipeline(const Scop &scop, Dependences &deps,
                                    const PipelineOptions &options) {
+  DependenceCache cache;
+  return runSchedulePipeline(scop, cache, deps, options);
+}
+
+ScheduleResult runSchedulePipeline(const Scop &scop, DependenceCache &cache,
+                                   Dependences &deps,
+                                   const PipelineOptions &options) {
   dump(options, "scop", [&] { return scop.str(); });
-  runStage("dependences", scop, options,
-           [&] { deps = computeDependences(scop); });
+  runStage("dependences", scop.loc, options,
+           [&] { deps = computeDependences(scop, cache); });
   dump(options, "dependences", [&] {
     return "flow: " + toString(deps.flow) + "\nanti: " + toString(deps.anti) +
            "\noutput: " + toString(deps.output);
   });
   ScheduleResult result;
-  runStage("schedule", scop, options, [&] {
+  runStage("schedule", scop.loc, options, [&] {
     result = computeSchedule(scop, deps, options.scheduling);
   });
   dump(options, "schedule", [&] { return toString(result.schedule); });
@@ -78,21 +96,37 @@ struct AstBudgetExceeded {};
 /// isl operations AST generation may spend on one scop's GPU program.
 constexpr unsigned long kAstOperationLimit = 20000000;
 
-GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
+GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
+                              const PipelineOptions &options,
                               const CodeNames &names);
 
 } // namespace
 
 GpuProgram runGpuPipeline(const Scop &scop, const PipelineOptions &options,
                           const CodeNames &names) {
+  DependenceCache cache;
+  return runGpuPipeline(scop, cache, options, names);
+}
+
+GpuProgram runGpuPipeline(const Scop &scop, PreparedScop &prepared,
+                          const PipelineOptions &options,
+                          const CodeNames &names) {
+  PipelineOptions scoped = options;
+  scoped.scheduling.serializeSccs = prepared.serializeSccs;
+  return runGpuPipeline(scop, prepared.dependences, scoped, names);
+}
+
+GpuProgram runGpuPipeline(const Scop &scop, DependenceCache &cache,
+                          const PipelineOptions &options,
+                          const CodeNames &names) {
   try {
-    return runGpuPipelineOnce(scop, options, names);
+    return runGpuPipelineOnce(scop, cache, options, names);
   } catch (const AstBudgetExceeded &) {
     // Code for the parallel mapping would be too large to generate: run
     // the scop in its original order on one thread instead.
     PipelineOptions sequential = options;
     sequential.scheduling.sequential = true;
-    GpuProgram program = runGpuPipelineOnce(scop, sequential, names);
+    GpuProgram program = runGpuPipelineOnce(scop, cache, sequential, names);
     program.scheduleIsFallback = true;
     program.fallbackReason = "generating code for the parallel mapping "
                              "exceeded its budget; the scop runs in its "
@@ -103,24 +137,27 @@ GpuProgram runGpuPipeline(const Scop &scop, const PipelineOptions &options,
 
 namespace {
 
-GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
+GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
+                              const PipelineOptions &options,
                               const CodeNames &names) {
   GpuProgram program;
   program.scop = &scop;
   program.names = names;
-  ScheduleResult scheduled = runSchedulePipeline(scop, program.deps, options);
+  ScheduleResult scheduled =
+      runSchedulePipeline(scop, cache, program.deps, options);
   program.schedule = scheduled.schedule;
   program.scheduleIsFallback = scheduled.usedFallback;
   program.fallbackReason = scheduled.fallbackReason;
-  runStage("mapping", scop, options,
+  runStage("mapping", scop.loc, options,
            [&] { mapToGpu(program, options.mapping); });
   dump(options, "mapping", [&] { return toString(program.schedule); });
   if (options.stopAfterMapping)
     return program;
-  runStage("promotion", scop, options, [&] { promoteToRegisters(program); });
-  runStage("transfers", scop, options,
+  runStage("promotion", scop.loc, options,
+           [&] { promoteToRegisters(program); });
+  runStage("transfers", scop.loc, options,
            [&] { computeTransfers(program, options.transfers); });
-  runStage("ast", scop, options, [&] {
+  runStage("ast", scop.loc, options, [&] {
     OperationLimit limit(scop.ctx, options.scheduling.sequential
                                        ? 0
                                        : kAstOperationLimit);
@@ -141,5 +178,75 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, const PipelineOptions &options,
 }
 
 } // namespace
+
+namespace {
+
+/// Deepest nest of host loops around a kernel launch of the mapped `scop`:
+/// launches grow as the problem size to this power.
+unsigned launchDepth(const Scop &scop, DependenceCache &cache,
+                     const PipelineOptions &options) {
+  PipelineOptions mapping = options;
+  mapping.dumpAfter.clear();
+  mapping.verbose = false;
+  mapping.stopAfterMapping = true;
+  GpuProgram program = runGpuPipeline(scop, cache, mapping);
+  unsigned depth = 0;
+  for (const Kernel &kernel : program.kernels)
+    depth = std::max(depth, kernel.hostDepth);
+  return depth;
+}
+
+/// Splits statements on broadcast planes (IndexSetSplitting) when that
+/// lowers the launch depth of the mapped program, e.g. Floyd-Warshall from a
+/// wavefront of n^2 launches to 9 parallel kernels per k.
+void chooseIndexSetSplit(std::unique_ptr<Scop> &scop, PreparedScop &prepared,
+                         const PipelineOptions &options) {
+  // Dependences first, so that the copy starts from them.
+  computeDependences(*scop, prepared.dependences);
+  auto split = std::make_unique<Scop>(*scop);
+  DependenceCache splitCache = prepared.dependences;
+  prepared.splits = splitIndexSets(*split, splitCache);
+  prepared.dependences.budgetExceeded |= splitCache.budgetExceeded;
+  if (prepared.splits.empty())
+    return;
+  unsigned before = launchDepth(*scop, prepared.dependences, options);
+  // The split scop has more statements, and isl's scheduler can take far
+  // longer on it (25 s for one program) than the split can save: the trial
+  // gets two thirds of the time a schedule may take, and a trial that runs
+  // out keeps the scop unsplit.
+  PipelineOptions bounded = options;
+  bounded.scheduling.timeLimitMs = 0;
+  bounded.scheduling.serializeSccs = true;
+  std::optional<std::string> trial = runWithDeadline(
+      [&] { return std::to_string(launchDepth(*split, splitCache, bounded)); },
+      options.scheduling.timeLimitMs * 2 / 3);
+  if (!trial) {
+    prepared.splitTimedOut = true;
+    return;
+  }
+  unsigned after = std::stoul(*trial);
+  prepared.launchDepthBefore = before;
+  prepared.launchDepthAfter = after;
+  prepared.splitApplied = after < before;
+  if (prepared.splitApplied) {
+    scop = std::move(split);
+    prepared.dependences = std::move(splitCache);
+    prepared.serializeSccs = true;
+  }
+}
+
+} // namespace
+
+PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
+                         const PipelineOptions &options) {
+  PreparedScop prepared;
+  SourceLoc loc = scop->loc;
+  runStage("scalar expansion", loc, options, [&] {
+    prepared.expansions = expandScalars(*scop, prepared.dependences);
+  });
+  runStage("index-set splitting", loc, options,
+           [&] { chooseIndexSetSplit(scop, prepared, options); });
+  return prepared;
+}
 
 } // namespace polycuda::polyhedral

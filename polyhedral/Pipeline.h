@@ -1,8 +1,9 @@
 //===- Pipeline.h - The polyhedral stages in order -------------*- C++ -*-===//
 //
-// Scop -> Dependences -> schedule -> kernels -> promotion -> transfers -> ASTs.
+// Scop -> scalar expansion -> index-set splitting (kept if it pays) ->
+// Dependences -> schedule -> kernels -> promotion -> transfers -> ASTs.
 // isl errors are caught here and reported as internal errors naming the
-// stage and the scop.
+// stage and the scop. The stages and their records: polyhedral/README.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POLYCUDA_POLYHEDRAL_PIPELINE_H
@@ -10,9 +11,12 @@
 
 #include "AstGeneration.h"
 #include "GpuMapping.h"
+#include "ScalarExpansion.h"
 #include "Scheduling.h"
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <ostream>
 
 namespace polycuda::polyhedral {
@@ -33,12 +37,53 @@ struct PipelineOptions {
   TransferMethod transfers = TransferMethod::Auto;
 };
 
-/// Runs every stage on `scop`. Throws std::runtime_error (with the stage and
-/// the scop location) on an isl failure.
+/// The record of the scop-level stages before scheduling: what they
+/// decided, and the dependence stage's cache for the scop they leave.
+struct PreparedScop {
+  DependenceCache dependences;
+  std::vector<ScalarExpansion> expansions;
+  /// The index-set splits found (one line each), and whether the split scop
+  /// was kept: it is when it lowers the launch depth of the mapped program
+  /// (how deep the host loops around the deepest launch are).
+  std::vector<std::string> splits;
+  bool splitApplied = false;
+  unsigned launchDepthBefore = 0, launchDepthAfter = 0;
+  /// Mapping the split scop ran out of its time (the split is not kept).
+  bool splitTimedOut = false;
+  /// The scheduler serializes strongly connected components (for the
+  /// split scop, whose pieces must stay apart).
+  bool serializeSccs = false;
+};
+
+/// Scalar expansion of `scop` in place, then index-set splitting when it
+/// pays (decided by mapping the scop with and without the split; `scop`
+/// is then replaced by the split one). Throws as runGpuPipeline.
+PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
+                         const PipelineOptions &options);
+
+/// Runs every stage after prepareScop on `scop`, whose dependences `cache`
+/// holds (or receives). Throws std::runtime_error (with the stage and the
+/// scop location) on an isl failure.
+GpuProgram runGpuPipeline(const Scop &scop, DependenceCache &cache,
+                          const PipelineOptions &options,
+                          const CodeNames &names = CodeNames());
+/// The same on a prepared scop (with its scheduler setting).
+GpuProgram runGpuPipeline(const Scop &scop, PreparedScop &prepared,
+                          const PipelineOptions &options,
+                          const CodeNames &names = CodeNames());
+/// The same with a cache of its own.
 GpuProgram runGpuPipeline(const Scop &scop, const PipelineOptions &options,
                           const CodeNames &names = CodeNames());
 
 /// Dependences and schedule only, for the C target.
+ScheduleResult runSchedulePipeline(const Scop &scop, DependenceCache &cache,
+                                   Dependences &deps,
+                                   const PipelineOptions &options);
+/// The same on a prepared scop (with its scheduler setting).
+ScheduleResult runSchedulePipeline(const Scop &scop, PreparedScop &prepared,
+                                   Dependences &deps,
+                                   const PipelineOptions &options);
+/// The same with a cache of its own.
 ScheduleResult runSchedulePipeline(const Scop &scop, Dependences &deps,
                                    const PipelineOptions &options);
 

@@ -75,9 +75,9 @@ void renameRefs(const ExprPtr &expr, const std::string &from,
 
 /// Statement-level flow dependences `(source, sink)` on array `a`.
 std::vector<std::pair<std::string, std::string>>
-flowEdgesOn(const Scop &scop, unsigned a) {
+flowEdgesOn(const DependenceCache &cache, unsigned a) {
   std::vector<std::pair<std::string, std::string>> edges;
-  for (const isl::map &map : mapsOf(scop.dependenceCache.at(a)->flow))
+  for (const isl::map &map : mapsOf(cache.parts.at(a)->flow))
     edges.push_back({isl_map_get_tuple_name(map.get(), isl_dim_in),
                      isl_map_get_tuple_name(map.get(), isl_dim_out)});
   return edges;
@@ -88,7 +88,8 @@ flowEdgesOn(const Scop &scop, unsigned a) {
 /// reaches). Values never cross webs, so each web may use its own variable;
 /// each then privatizes on its own loops. The web that reads the value from
 /// before the scop keeps the original variable.
-void splitLiveRanges(Scop &scop, const isl::union_map &liveIn) {
+void splitLiveRanges(Scop &scop, DependenceCache &cache,
+                     const isl::union_map &liveIn) {
   unsigned count = scop.arrays.size();
   for (unsigned a = 0; a < count; ++a) {
     if (scop.arrays[a].rank() != 0 || !scop.arrays[a].isWritten ||
@@ -103,7 +104,7 @@ void splitLiveRanges(Scop &scop, const isl::union_map &liveIn) {
       for (const Access &access : stmt.accesses)
         if (access.array == a)
           parent[stmt.name] = stmt.name;
-    for (auto &[from, to] : flowEdgesOn(scop, a))
+    for (auto &[from, to] : flowEdgesOn(cache, a))
       if (parent.count(from) && parent.count(to))
         parent[find(from)] = find(to);
     // Webs in the order of their first statement, whatever the order in
@@ -130,7 +131,7 @@ void splitLiveRanges(Scop &scop, const isl::union_map &liveIn) {
       isl_map_free(reader);
     }
     // The dependences split with the accesses: values never cross webs.
-    std::shared_ptr<const Dependences> before = scop.dependenceCache.at(a);
+    std::shared_ptr<const Dependences> before = cache.parts.at(a);
     unsigned suffix = 0;
     for (const std::string &root : roots) {
       const std::vector<std::string> &members = webs.at(root);
@@ -148,7 +149,7 @@ void splitLiveRanges(Scop &scop, const isl::union_map &liveIn) {
       copy.isLocal = true;
       unsigned id = scop.arrays.size();
       scop.arrays.push_back(copy);
-      scop.dependenceCache[id] = std::make_shared<const Dependences>(
+      cache.parts[id] = std::make_shared<const Dependences>(
           restrictToStatements(*before, {members.begin(), members.end()}));
       for (Statement &stmt : scop.statements) {
         if (std::find(members.begin(), members.end(), stmt.name) ==
@@ -170,7 +171,7 @@ void splitLiveRanges(Scop &scop, const isl::union_map &liveIn) {
       for (const Access &access : stmt.accesses)
         if (access.array == a)
           keeping.insert(stmt.name);
-    scop.dependenceCache[a] = std::make_shared<const Dependences>(
+    cache.parts[a] = std::make_shared<const Dependences>(
         restrictToStatements(*before, keeping));
   }
 }
@@ -178,6 +179,12 @@ void splitLiveRanges(Scop &scop, const isl::union_map &liveIn) {
 } // namespace
 
 std::vector<ScalarExpansion> expandScalars(Scop &scop) {
+  DependenceCache cache;
+  return expandScalars(scop, cache);
+}
+
+std::vector<ScalarExpansion> expandScalars(Scop &scop,
+                                           DependenceCache &cache) {
   std::vector<ScalarExpansion> result;
   // Only the scalars' dependences matter here.
   std::vector<unsigned> candidates;
@@ -189,12 +196,13 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
   // The flow decides everything here; the anti and output dependences of
   // the scalars that are renamed or expanded are cheaper to compute
   // afterwards, from their new accesses.
-  Dependences deps = computeDependences(scop, candidates, /*flowOnly=*/true);
+  Dependences deps = computeDependences(scop, cache, candidates,
+                                        /*flowOnly=*/true);
   if (!deps.complete)
     return result;
   // Reads without a writer in the scop: { [S[i] -> ref[]] -> A[] }.
   const isl::union_map &liveIn = deps.taggedLiveIn;
-  splitLiveRanges(scop, liveIn);
+  splitLiveRanges(scop, cache, liveIn);
 
   for (unsigned a = 0; a < scop.arrays.size(); ++a) {
     Array &array = scop.arrays[a];
@@ -223,7 +231,7 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
     } else if (shared == 0) {
       record.reason = "its accesses share no loop";
     } else {
-      isl::union_map scalarFlow = scop.dependenceCache.at(a)->flow;
+      isl::union_map scalarFlow = cache.parts.at(a)->flow;
       unsigned depth = shared;
       while (depth > 0 && !isWithinIterations(scalarFlow, depth))
         --depth;
@@ -264,8 +272,8 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop) {
         }
         array.extents = extents;
         array.isLocal = true;
-        scop.dependenceCache[a] = std::make_shared<const Dependences>(
-            expandAlongLoops(*scop.dependenceCache.at(a), depth));
+        cache.parts[a] = std::make_shared<const Dependences>(
+            expandAlongLoops(*cache.parts.at(a), depth));
         for (Statement *stmt : stmts) {
           std::vector<std::string> its(stmt->iterators.begin(),
                                        stmt->iterators.begin() + depth);

@@ -12,7 +12,7 @@
 #ifndef POLYCUDA_POLYHEDRAL_SCALAREXPANSION_H
 #define POLYCUDA_POLYHEDRAL_SCALAREXPANSION_H
 
-#include "Scop.h"
+#include "Dependences.h"
 
 namespace polycuda::polyhedral {
 
@@ -23,7 +23,10 @@ struct ScalarExpansion {
   std::string reason; ///< why it was or was not expanded
 };
 
-/// Expands the privatizable scalars of `scop` in place.
+/// Expands the privatizable scalars of `scop` in place; `cache` (the
+/// dependence stage's, DependenceCache) follows the new accesses.
+std::vector<ScalarExpansion> expandScalars(Scop &scop, DependenceCache &cache);
+/// The same with a cache of its own (discarded).
 std::vector<ScalarExpansion> expandScalars(Scop &scop);
 
 } // namespace polycuda::polyhedral

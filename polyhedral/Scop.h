@@ -152,21 +152,6 @@ struct Scop {
   /// The original execution order, `{ S[i] -> [t] }`, all in one space.
   isl::union_map originalSchedule;
 
-  /// Set once the dependence analysis of this scop ran out of its budget,
-  /// so that later stages do not spend it again.
-  mutable bool dependenceBudgetExceeded = false;
-  /// The dependences of the statements as they are now, one part per array
-  /// (accesses to different arrays never depend on each other), each
-  /// computed once by computeDependences. Whoever changes the statements or
-  /// the original schedule must call invalidateDependences(); whoever
-  /// changes only the accesses to one array, invalidateDependences(array).
-  mutable std::map<unsigned, std::shared_ptr<const Dependences>>
-      dependenceCache;
-  void invalidateDependences() const { dependenceCache.clear(); }
-  void invalidateDependences(unsigned array) const {
-    dependenceCache.erase(array);
-  }
-
   explicit Scop(isl::ctx ctx) : ctx(ctx) {}
 
   /// Union of all statement domains, intersected with the context.

@@ -7,9 +7,7 @@
 #include <cctype>
 #include <climits>
 #include <set>
-
-#include <isl/ast.h>
-#include <isl/ast_build.h>
+#include <utility>
 
 namespace polycuda::translator {
 
@@ -35,95 +33,84 @@ std::string guardedHelperDefinitions(const std::string &qualifiers) {
 
 namespace {
 
-const char *binaryOp(isl_ast_expr_op_type type) {
-  switch (type) {
-  case isl_ast_expr_op_and: return "&&";
-  case isl_ast_expr_op_and_then: return "&&";
-  case isl_ast_expr_op_or: return "||";
-  case isl_ast_expr_op_or_else: return "||";
-  case isl_ast_expr_op_add: return "+";
-  case isl_ast_expr_op_sub: return "-";
-  case isl_ast_expr_op_mul: return "*";
-  case isl_ast_expr_op_div: return "/";
-  case isl_ast_expr_op_pdiv_q: return "/";
-  case isl_ast_expr_op_pdiv_r: return "%";
-  case isl_ast_expr_op_zdiv_r: return "%";
-  case isl_ast_expr_op_eq: return "==";
-  case isl_ast_expr_op_le: return "<=";
-  case isl_ast_expr_op_lt: return "<";
-  case isl_ast_expr_op_ge: return ">=";
-  case isl_ast_expr_op_gt: return ">";
-  default: return nullptr;
-  }
+/// Whether `op` is the isl operation `T`.
+template <typename T> bool isOp(const isl::ast_expr_op &op) {
+  return op.isa<T>();
 }
 
-std::string printRaw(isl_ast_expr *expr) {
-  switch (isl_ast_expr_get_type(expr)) {
-  case isl_ast_expr_id: {
-    isl_id *id = isl_ast_expr_get_id(expr);
-    std::string name = isl_id_get_name(id);
-    isl_id_free(id);
-    return name;
-  }
-  case isl_ast_expr_int: {
-    isl_val *v = isl_ast_expr_get_val(expr);
-    char *s = isl_val_to_str(v);
-    std::string text = s;
-    free(s);
-    isl_val_free(v);
-    return text;
-  }
-  case isl_ast_expr_op:
-    break;
-  default:
-    POLYCUDA_CHECK(false) << "unexpected isl AST expression";
-  }
-  isl_ast_expr_op_type type = isl_ast_expr_op_get_type(expr);
-  int n = isl_ast_expr_op_get_n_arg(expr);
+using OpTest = bool (*)(const isl::ast_expr_op &);
+
+/// The isl operations printed as `(a op b op ...)`, with their C operator.
+const std::pair<OpTest, const char *> kInfixOps[] = {
+    {isOp<isl::ast_expr_op_and>, "&&"},
+    {isOp<isl::ast_expr_op_and_then>, "&&"},
+    {isOp<isl::ast_expr_op_or>, "||"},
+    {isOp<isl::ast_expr_op_or_else>, "||"},
+    {isOp<isl::ast_expr_op_add>, "+"},
+    {isOp<isl::ast_expr_op_sub>, "-"},
+    {isOp<isl::ast_expr_op_mul>, "*"},
+    {isOp<isl::ast_expr_op_div>, "/"},
+    {isOp<isl::ast_expr_op_pdiv_q>, "/"},
+    {isOp<isl::ast_expr_op_pdiv_r>, "%"},
+    {isOp<isl::ast_expr_op_zdiv_r>, "%"},
+    {isOp<isl::ast_expr_op_eq>, "=="},
+    {isOp<isl::ast_expr_op_le>, "<="},
+    {isOp<isl::ast_expr_op_lt>, "<"},
+    {isOp<isl::ast_expr_op_ge>, ">="},
+    {isOp<isl::ast_expr_op_gt>, ">"}};
+
+const char *binaryOp(const isl::ast_expr_op &op) {
+  for (const auto &[matches, text] : kInfixOps)
+    if (matches(op))
+      return text;
+  return nullptr;
+}
+
+std::string printOp(const isl::ast_expr_op &op) {
+  int n = op.n_arg();
   std::vector<std::string> args;
-  for (int i = 0; i < n; ++i) {
-    isl_ast_expr *arg = isl_ast_expr_op_get_arg(expr, i);
-    args.push_back(printRaw(arg));
-    isl_ast_expr_free(arg);
-  }
-  if (const char *op = binaryOp(type)) {
+  for (int i = 0; i < n; ++i)
+    args.push_back(printExpr(op.arg(i)));
+  if (const char *infix = binaryOp(op)) {
     std::string text = "(" + args[0];
     for (int i = 1; i < n; ++i)
-      text += " " + std::string(op) + " " + args[i];
+      text += " " + std::string(infix) + " " + args[i];
     return text + ")";
   }
-  switch (type) {
-  case isl_ast_expr_op_minus:
+  if (op.isa<isl::ast_expr_op_minus>())
     return "(-" + args[0] + ")";
-  case isl_ast_expr_op_max:
-  case isl_ast_expr_op_min: {
-    const char *fn = type == isl_ast_expr_op_max ? kMax : kMin;
+  if (op.isa<isl::ast_expr_op_max>() || op.isa<isl::ast_expr_op_min>()) {
+    const char *fn = op.isa<isl::ast_expr_op_max>() ? kMax : kMin;
     std::string text = args[0];
     for (int i = 1; i < n; ++i)
       text = std::string(fn) + "(" + text + ", " + args[i] + ")";
     return text;
   }
-  case isl_ast_expr_op_fdiv_q:
+  if (op.isa<isl::ast_expr_op_fdiv_q>())
     return std::string(kFloorDiv) + "(" + args[0] + ", " + args[1] + ")";
-  case isl_ast_expr_op_cond:
-  case isl_ast_expr_op_select:
+  if (op.isa<isl::ast_expr_op_cond>() || op.isa<isl::ast_expr_op_select>())
     return "(" + args[0] + " ? " + args[1] + " : " + args[2] + ")";
-  case isl_ast_expr_op_call: {
+  if (op.isa<isl::ast_expr_op_call>()) {
     std::string text = args[0] + "(";
     for (int i = 1; i < n; ++i)
       text += (i > 1 ? ", " : "") + args[i];
     return text + ")";
   }
-  default:
-    POLYCUDA_CHECK(false) << "unsupported isl AST operation " << type;
-  }
+  POLYCUDA_CHECK(false) << "unsupported isl AST operation " << op.to_C_str();
   return "";
 }
 
 } // namespace
 
 std::string printExpr(const isl::ast_expr &expr) {
-  return printRaw(expr.get());
+  if (expr.isa<isl::ast_expr_id>())
+    return expr.as<isl::ast_expr_id>().id().name();
+  if (expr.isa<isl::ast_expr_int>())
+    return polyhedral::toString(expr.as<isl::ast_expr_int>().val());
+  if (expr.isa<isl::ast_expr_op>())
+    return printOp(expr.as<isl::ast_expr_op>());
+  POLYCUDA_CHECK(false) << "unexpected isl AST expression";
+  return "";
 }
 
 /// `expr` without one pair of parentheses around the whole of it (OpenMP
@@ -142,31 +129,20 @@ static std::string printBare(const isl::ast_expr &expr) {
 }
 
 std::string callName(const isl::ast_expr &call) {
-  isl_ast_expr *fn = isl_ast_expr_op_get_arg(call.get(), 0);
-  isl_id *id = isl_ast_expr_get_id(fn);
-  std::string name = isl_id_get_name(id);
-  isl_id_free(id);
-  isl_ast_expr_free(fn);
-  return name;
+  return call.as<isl::ast_expr_op>().arg(0).as<isl::ast_expr_id>().id().name();
 }
 
 std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call) {
+  isl::ast_expr_op op = call.as<isl::ast_expr_op>();
   std::vector<isl::ast_expr> args;
-  int n = isl_ast_expr_op_get_n_arg(call.get());
+  int n = op.n_arg();
   for (int i = 1; i < n; ++i)
-    args.push_back(isl::manage(isl_ast_expr_op_get_arg(call.get(), i)));
+    args.push_back(op.arg(i));
   return args;
 }
 
 std::string printParamExpr(const isl::set &context, const isl::pw_aff &pa) {
-  isl_space *params = isl_space_align_params(isl_set_get_space(context.get()),
-                                             isl_pw_aff_get_space(pa.get()));
-  isl_ast_build *build = isl_ast_build_from_context(
-      isl_set_align_params(context.copy(), isl_space_copy(params)));
-  isl_ast_expr *expr = isl_ast_build_expr_from_pw_aff(
-      build, isl_pw_aff_align_params(pa.copy(), params));
-  isl_ast_build_free(build);
-  return printExpr(isl::manage(expr));
+  return printExpr(polyhedral::buildExprFromParams(context, pa));
 }
 
 /// `text` as one operand: in brackets unless it is a name, a number or one
@@ -400,13 +376,11 @@ void printUserStatement(
 
 void AstPrinter::printFor(const isl::ast_node &node, int indent,
                           std::ostream &os) const {
-  isl_ast_node *raw = node.get();
-  isl_ast_expr *it = isl_ast_node_for_get_iterator(raw);
-  std::string name = printRaw(it);
-  isl_ast_expr_free(it);
-  isl::ast_expr init = isl::manage(isl_ast_node_for_get_init(raw));
-  isl::ast_node body = isl::manage(isl_ast_node_for_get_body(raw));
-  if (isl_ast_node_for_is_degenerate(raw) == isl_bool_true) {
+  isl::ast_node_for loop = node.as<isl::ast_node_for>();
+  std::string name = printExpr(loop.iterator());
+  isl::ast_expr init = loop.init();
+  isl::ast_node body = loop.body();
+  if (loop.is_degenerate()) {
     os << indentBy(indent) << "{\n"
        << indentBy(indent + 1) << "const " << kIndexType << " " << name
        << " = "
@@ -415,8 +389,8 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
     os << indentBy(indent) << "}\n";
     return;
   }
-  isl::ast_expr cond = isl::manage(isl_ast_node_for_get_cond(raw));
-  isl::ast_expr inc = isl::manage(isl_ast_node_for_get_inc(raw));
+  isl::ast_expr cond = loop.cond();
+  isl::ast_expr inc = loop.inc();
   os << indentBy(indent) << "for (" << kIndexType << " " << name << " = "
      << printExpr(init)
      << "; " << printBare(cond) << "; " << name << " += " << printExpr(inc)
@@ -425,47 +399,35 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   os << indentBy(indent) << "}\n";
 }
 
+void AstPrinter::printIf(const isl::ast_node_if &node, int indent,
+                         std::ostream &os) const {
+  os << indentBy(indent) << "if (" << printBare(node.cond()) << ") {\n";
+  print(node.then_node(), indent + 1, os);
+  if (node.has_else_node()) {
+    os << indentBy(indent) << "} else {\n";
+    print(node.else_node(), indent + 1, os);
+  }
+  os << indentBy(indent) << "}\n";
+}
+
 void AstPrinter::print(const isl::ast_node &node, int indent,
                        std::ostream &os) const {
-  isl_ast_node *raw = node.get();
-  switch (isl_ast_node_get_type(raw)) {
-  case isl_ast_node_for:
+  if (node.isa<isl::ast_node_for>()) {
     printFor(node, indent, os);
-    return;
-  case isl_ast_node_if: {
-    isl::ast_expr cond = isl::manage(isl_ast_node_if_get_cond(raw));
-    isl::ast_node then = isl::manage(isl_ast_node_if_get_then_node(raw));
-    os << indentBy(indent) << "if (" << printBare(cond) << ") {\n";
-    print(then, indent + 1, os);
-    if (isl_ast_node_if_has_else_node(raw) == isl_bool_true) {
-      isl::ast_node other = isl::manage(isl_ast_node_if_get_else_node(raw));
-      os << indentBy(indent) << "} else {\n";
-      print(other, indent + 1, os);
-    }
-    os << indentBy(indent) << "}\n";
-    return;
-  }
-  case isl_ast_node_block: {
-    isl_ast_node_list *list = isl_ast_node_block_get_children(raw);
-    int n = isl_ast_node_list_n_ast_node(list);
-    for (int i = 0; i < n; ++i)
-      print(isl::manage(isl_ast_node_list_get_ast_node(list, i)), indent, os);
-    isl_ast_node_list_free(list);
-    return;
-  }
-  case isl_ast_node_user:
-    user(isl::manage(isl_ast_node_user_get_expr(raw)), indent, os);
-    return;
-  case isl_ast_node_mark: {
-    isl_id *id = isl_ast_node_mark_get_id(raw);
-    std::string name = isl_id_get_name(id);
-    isl_id_free(id);
-    isl::ast_node child = isl::manage(isl_ast_node_mark_get_node(raw));
-    if (!mark || !mark(name, child, indent, os))
+  } else if (node.isa<isl::ast_node_if>()) {
+    printIf(node.as<isl::ast_node_if>(), indent, os);
+  } else if (node.isa<isl::ast_node_block>()) {
+    isl::ast_node_list children = node.as<isl::ast_node_block>().children();
+    for (unsigned i = 0; i < children.size(); ++i)
+      print(children.at(i), indent, os);
+  } else if (node.isa<isl::ast_node_user>()) {
+    user(node.as<isl::ast_node_user>().expr(), indent, os);
+  } else if (node.isa<isl::ast_node_mark>()) {
+    isl::ast_node_mark markNode = node.as<isl::ast_node_mark>();
+    isl::ast_node child = markNode.node();
+    if (!mark || !mark(markNode.id().name(), child, indent, os))
       print(child, indent, os);
-    return;
-  }
-  default:
+  } else {
     POLYCUDA_CHECK(false) << "unexpected isl AST node";
   }
 }

@@ -90,6 +90,9 @@ public:
 private:
   UserFn user;
   MarkFn mark;
+
+  void printIf(const isl::ast_node_if &node, int indent,
+               std::ostream &os) const;
 };
 
 /// Arguments of a user node's call expression `name(args...)`.

@@ -325,211 +325,255 @@ void removeForeignOptions() {
     option->removeArgument();
 }
 
-} // namespace
-
-int runDriver(int argc, const char **argv) {
-  bool runMode = argc > 1 && std::string(argv[1]) == "run";
-  std::vector<const char *> args = {argv[0]};
+/// The command line split for LLVM's parser: `args` (argv[0] first) are
+/// polycuda's; with `run`, what follows `--` goes to the program.
+struct CommandLine {
+  bool runMode = false;
+  std::vector<const char *> args;
   std::vector<std::string> programArgs;
-  for (int i = runMode ? 2 : 1; i < argc; ++i) {
-    if (runMode && std::string(argv[i]) == "--") {
+};
+
+CommandLine splitCommandLine(int argc, const char **argv) {
+  CommandLine commandLine;
+  commandLine.runMode = argc > 1 && std::string(argv[1]) == "run";
+  commandLine.args = {argv[0]};
+  for (int i = commandLine.runMode ? 2 : 1; i < argc; ++i) {
+    if (commandLine.runMode && std::string(argv[i]) == "--") {
       for (int j = i + 1; j < argc; ++j)
-        programArgs.push_back(argv[j]);
+        commandLine.programArgs.push_back(argv[j]);
       break;
     }
-    args.push_back(argv[i]);
+    commandLine.args.push_back(argv[i]);
   }
-  removeForeignOptions();
-  Options options;
-  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
-    std::string isl = isl_version();
-    while (!isl.empty() && isspace(isl.back()))
-      isl.pop_back();
-    os << "polycuda " << POLYCUDA_VERSION << " (" << isl << ", clang "
-       << POLYCUDA_CLANG_VERSION << ")\n";
-  });
+  return commandLine;
+}
+
+void printVersion(llvm::raw_ostream &os) {
+  std::string isl = isl_version();
+  while (!isl.empty() && isspace(isl.back()))
+    isl.pop_back();
+  os << "polycuda " << POLYCUDA_VERSION << " (" << isl << ", clang "
+     << POLYCUDA_CLANG_VERSION << ")\n";
+}
+
+/// Parses the command line into the registered options (polycuda's
+/// Options); false after an error was printed.
+bool parseCommandLine(const CommandLine &commandLine) {
+  cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(
-          args.size(), args.data(),
+          commandLine.args.size(), commandLine.args.data(),
           "polycuda: sequential C loop nests (#pragma scop) to CUDA, OpenCL "
           "or C/OpenMP\n\n  polycuda [options] input.c [-o out]\n  polycuda "
           "run [options] input.c [more.c ...] [-- program args]\n",
           &llvm::errs())) {
     llvm::errs() << "polycuda: error: invalid command line; see --help\n";
-    return 1;
+    return false;
   }
+  return true;
+}
+
+/// What the options ask for, checked.
+struct Settings {
+  std::string target;
+  bool fpContract = true;
+  std::string reportFormat;
+  polyhedral::PipelineOptions pipeline;
+  FrontendOptions frontend;
+};
+
+/// Checks the input files and chooses the target; false after an error.
+bool checkInputAndTarget(const Options &options, bool runMode,
+                         std::string &target) {
   if (options.input.empty()) {
     llvm::errs() << "polycuda: error: no input file\n";
-    return 1;
+    return false;
   }
   if (!runMode && !options.extraInputs.empty()) {
     llvm::errs() << "polycuda: error: more than one input file; use "
                     "'polycuda run' to build extra sources\n";
-    return 1;
+    return false;
   }
-  std::string target = options.target;
+  target = options.target;
   if (target.empty())
     target = runMode && !haveCudaGpu() ? "opencl" : "cuda";
   if (target != "cuda" && target != "opencl" && target != "c") {
     llvm::errs() << "polycuda: error: unknown target '" << target
                  << "'; use cuda, opencl or c\n";
-    return 1;
+    return false;
   }
   if (!llvm::sys::fs::exists(options.input)) {
     llvm::errs() << "polycuda: error: no such file: '" << options.input
                  << "'\n";
-    return 1;
+    return false;
   }
+  return true;
+}
 
+/// --fp-contract and the report format; false after an error.
+bool checkOutputOptions(const Options &options, Settings &settings) {
   if (options.fpContract != "fast" && options.fpContract != "off") {
     llvm::errs() << "polycuda: error: unknown --fp-contract '"
                  << options.fpContract << "'; use fast or off\n";
-    return 1;
+    return false;
   }
-  bool fpContract = options.fpContract == "fast";
+  settings.fpContract = options.fpContract == "fast";
 
-  std::string reportFormat = options.report;
-  if (options.explain && reportFormat.empty())
-    reportFormat = "text";
-  if (!reportFormat.empty() && reportFormat != "text" &&
-      reportFormat != "json") {
-    llvm::errs() << "polycuda: error: unknown report format '" << reportFormat
-                 << "'; use text or json\n";
-    return 1;
+  settings.reportFormat = options.report;
+  if (options.explain && settings.reportFormat.empty())
+    settings.reportFormat = "text";
+  if (!settings.reportFormat.empty() && settings.reportFormat != "text" &&
+      settings.reportFormat != "json") {
+    llvm::errs() << "polycuda: error: unknown report format '"
+                 << settings.reportFormat << "'; use text or json\n";
+    return false;
   }
+  return true;
+}
 
-  polyhedral::PipelineOptions pipeline;
+/// The options of the polyhedral pipeline; false after an error.
+bool pipelineOptions(const Options &options,
+                     polyhedral::PipelineOptions &pipeline) {
   pipeline.scheduling.useOriginal = options.originalSchedule;
   pipeline.scheduling.maxOperations = options.maxOperations;
   pipeline.dumpAfter = options.dumpAfter;
   pipeline.verbose = options.verbose;
   pipeline.dumpStream = &std::cerr;
   if (!parseSizes(options.sizes, pipeline.mapping))
-    return 1;
+    return false;
   if (!polyhedral::parseTransferMethod(options.transfers, pipeline.transfers)) {
     llvm::errs() << "polycuda: error: unknown transfer method '"
                  << options.transfers
                  << "'; use plain, staged, registered or auto\n";
-    return 1;
+    return false;
   }
+  return true;
+}
 
+FrontendOptions frontendOptions(const Options &options) {
   FrontendOptions frontend;
   for (const std::string &dir : options.includes)
     frontend.clangArgs.push_back("-I" + dir);
   for (const std::string &def : options.defines)
     frontend.clangArgs.push_back("-D" + def);
   frontend.verify = options.verify;
+  return frontend;
+}
 
-  // isl's operation budgets bound most analyses, but not every one of
-  // them tracks time well; this bounds the whole translation. Nothing has
-  // been written when it fires: output files are written after it is
-  // cancelled.
-  if (options.timeLimit > 0) {
-    std::signal(SIGALRM, [](int) {
-      const char message[] = "polycuda: error: translation exceeded its time "
-                             "limit (--time-limit); the scop is too complex "
-                             "for polycuda\n";
-      (void)!write(2, message, sizeof(message) - 1);
-      _exit(1);
-    });
-    alarm(options.timeLimit);
-  }
-  IslContext isl;
-  ParsedInput input;
-  bool ok;
-  {
-    StageTimer timer(options.verbose, options.input + ": stage parse");
-    ok = parseInput(options.input, frontend, isl.get(), input);
-  }
-  if (options.verify)
-    return ok ? 0 : 1;
-  if (!ok)
-    return 1;
+/// Checks the options, in the order their errors are reported; false after
+/// an error.
+bool settle(const Options &options, bool runMode, Settings &settings) {
+  if (!checkInputAndTarget(options, runMode, settings.target) ||
+      !checkOutputOptions(options, settings) ||
+      !pipelineOptions(options, settings.pipeline))
+    return false;
+  settings.frontend = frontendOptions(options);
+  return true;
+}
 
+/// isl's operation budgets bound most analyses, but not every one of
+/// them tracks time well; this bounds the whole translation. Nothing has
+/// been written when it fires: output files are written after it is
+/// cancelled.
+void startTimeLimit(unsigned seconds) {
+  if (seconds == 0)
+    return;
+  std::signal(SIGALRM, [](int) {
+    const char message[] = "polycuda: error: translation exceeded its time "
+                           "limit (--time-limit); the scop is too complex "
+                           "for polycuda\n";
+    (void)!write(2, message, sizeof(message) - 1);
+    _exit(1);
+  });
+  alarm(seconds);
+}
+
+TranslationOptions translationOptions(const Options &options,
+                                      const Settings &settings) {
   TranslationOptions translation;
-  translation.target = target;
-  translation.pipeline = pipeline;
+  translation.target = settings.target;
+  translation.pipeline = settings.pipeline;
   translation.dumpSchedule = options.dumpSchedule;
   translation.emitCl = options.emitCl;
   translation.verbose = options.verbose;
-  translation.fpContract = fpContract;
-  Translation result;
-  if (!translate(input, translation, result))
-    return 1;
-  const std::string &text = result.text;
-  const std::string &clText = result.clText;
-  std::string reportOutput;
-  if (!reportFormat.empty()) {
-    ReportOptions reportOptions;
-    reportOptions.target = target;
-    reportOptions.scheduleTree = options.explainTree;
-    try {
-      if (reportFormat == "json") {
-        llvm::raw_string_ostream os(reportOutput);
-        os << llvm::formatv("{0:2}",
-                            reportJson(input, result, reportOptions))
-           << "\n";
-      } else {
-        reportOutput = reportText(input, result, reportOptions);
-      }
-    } catch (const std::exception &e) {
-      llvm::errs() << "polycuda: internal compiler error in the report: "
-                   << e.what() << "\n";
+  translation.fpContract = settings.fpContract;
+  return translation;
+}
+
+/// The report in `settings.reportFormat` ("" without one); false after an
+/// internal error was printed.
+bool printReport(const ParsedInput &input, const Translation &result,
+                 const Options &options, const Settings &settings,
+                 std::string &reportOutput) {
+  if (settings.reportFormat.empty())
+    return true;
+  ReportOptions reportOptions;
+  reportOptions.target = settings.target;
+  reportOptions.scheduleTree = options.explainTree;
+  try {
+    if (settings.reportFormat == "json") {
+      llvm::raw_string_ostream os(reportOutput);
+      os << llvm::formatv("{0:2}", reportJson(input, result, reportOptions))
+         << "\n";
+    } else {
+      reportOutput = reportText(input, result, reportOptions);
+    }
+  } catch (const std::exception &e) {
+    llvm::errs() << "polycuda: internal compiler error in the report: "
+                 << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// Writes the report to --report-file, or to standard output.
+bool emitReport(const Options &options, const std::string &reportOutput) {
+  if (reportOutput.empty())
+    return true;
+  if (!options.reportFile.empty())
+    return writeFile(options.reportFile, reportOutput);
+  std::cout << reportOutput << std::flush;
+  return true;
+}
+
+/// Writes the output files of the translation; returns the exit code.
+int writeOutputs(const Options &options, const std::string &target,
+                 const Translation &result) {
+  std::string out = options.output.empty()
+                        ? defaultOutput(options.input, target)
+                        : std::string(options.output);
+  std::vector<std::pair<std::string, std::string>> files = {
+      {out, result.text}};
+  if (target == "cuda")
+    files.push_back({options.hostOutput.empty()
+                         ? defaultHostOutput(out)
+                         : std::string(options.hostOutput),
+                     result.hostText});
+  if (!result.clText.empty()) {
+    llvm::SmallString<256> clPath(out);
+    llvm::sys::path::replace_extension(clPath, "cl");
+    files.push_back({clPath.str().str(), result.clText});
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    bool clash = llvm::sys::fs::equivalent(options.input, files[i].first);
+    for (size_t j = 0; j < i; ++j)
+      clash |= files[j].first == files[i].first;
+    if (clash) {
+      llvm::errs() << "polycuda: error: output file '" << files[i].first
+                   << "' would overwrite the input or another output\n";
       return 1;
     }
   }
+  return writeFiles(files) ? 0 : 1;
+}
 
-  alarm(0);
-  if (!reportOutput.empty()) {
-    if (!options.reportFile.empty()) {
-      if (!writeFile(options.reportFile, reportOutput))
-        return 1;
-    } else {
-      std::cout << reportOutput << std::flush;
-    }
-  }
-  if (!runMode) {
-    std::string out = options.output.empty()
-                          ? defaultOutput(options.input, target)
-                          : std::string(options.output);
-    std::vector<std::pair<std::string, std::string>> files = {{out, text}};
-    if (target == "cuda")
-      files.push_back({options.hostOutput.empty() ? defaultHostOutput(out)
-                                                  : std::string(options.hostOutput),
-                       result.hostText});
-    if (!clText.empty()) {
-      llvm::SmallString<256> clPath(out);
-      llvm::sys::path::replace_extension(clPath, "cl");
-      files.push_back({clPath.str().str(), clText});
-    }
-    for (size_t i = 0; i < files.size(); ++i) {
-      bool clash = llvm::sys::fs::equivalent(options.input, files[i].first);
-      for (size_t j = 0; j < i; ++j)
-        clash |= files[j].first == files[i].first;
-      if (clash) {
-        llvm::errs() << "polycuda: error: output file '" << files[i].first
-                     << "' would overwrite the input or another output\n";
-        return 1;
-      }
-    }
-    return writeFiles(files) ? 0 : 1;
-  }
-
-  // polycuda run: build and execute.
-  llvm::SmallString<128> dir;
-  if (llvm::sys::fs::createUniqueDirectory("polycuda-run", dir)) {
-    llvm::errs() << "polycuda: error: cannot create a temporary directory\n";
-    return 1;
-  }
-  std::string runtimeDir = findRuntimeDir(argv[0]);
-  std::string source = (dir + (target == "cuda" ? "/main.cu" : "/main.c")).str();
-  std::string hostSource = (dir + "/main.host.c").str();
-  std::string binary = (dir + "/program").str();
-  std::vector<std::pair<std::string, std::string>> files = {{source, text}};
-  if (target == "cuda")
-    files.push_back({hostSource, result.hostText});
-  if (!writeFiles(files))
-    return 1;
+/// The command that builds the translated `source` (and, for CUDA,
+/// `hostSource`) with the runtime and the extra inputs into `binary`.
+std::vector<std::string>
+compileCommand(const Options &options, const Settings &settings,
+               const std::string &runtimeDir, const std::string &source,
+               const std::string &hostSource, const std::string &binary) {
+  const std::string &target = settings.target;
   std::vector<std::string> command;
   if (target == "cuda") {
     // nvcc compiles the .c files as C with the host compiler.
@@ -548,7 +592,7 @@ int runDriver(int argc, const char **argv) {
     command.push_back("-I" + dirI);
   for (const std::string &def : options.defines)
     command.push_back("-D" + def);
-  if (!fpContract)
+  if (!settings.fpContract)
     command.push_back(target == "cuda" ? "-fmad=false" : "-ffp-contract=off");
   for (const std::string &flag : options.compilerFlags)
     command.push_back(flag);
@@ -557,7 +601,33 @@ int runDriver(int argc, const char **argv) {
   if (target == "opencl")
     command.push_back("-lOpenCL");
   command.push_back("-lm");
-  int rc = runCommand(command, options.verbose);
+  return command;
+}
+
+/// polycuda run: builds the translation in a temporary directory and runs
+/// it with `programArgs`; returns the program's exit code.
+int buildAndRun(const Options &options, const Settings &settings,
+                const Translation &result, const char *argv0,
+                const std::vector<std::string> &programArgs) {
+  llvm::SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("polycuda-run", dir)) {
+    llvm::errs() << "polycuda: error: cannot create a temporary directory\n";
+    return 1;
+  }
+  const std::string &target = settings.target;
+  std::string runtimeDir = findRuntimeDir(argv0);
+  std::string source = (dir + (target == "cuda" ? "/main.cu" : "/main.c")).str();
+  std::string hostSource = (dir + "/main.host.c").str();
+  std::string binary = (dir + "/program").str();
+  std::vector<std::pair<std::string, std::string>> files = {
+      {source, result.text}};
+  if (target == "cuda")
+    files.push_back({hostSource, result.hostText});
+  if (!writeFiles(files))
+    return 1;
+  int rc = runCommand(compileCommand(options, settings, runtimeDir, source,
+                                     hostSource, binary),
+                      options.verbose);
   if (rc != 0) {
     llvm::errs() << "polycuda: error: building the translated program failed\n";
     llvm::sys::fs::remove_directories(dir);
@@ -568,6 +638,47 @@ int runDriver(int argc, const char **argv) {
   rc = runCommand(run, options.verbose);
   llvm::sys::fs::remove_directories(dir);
   return rc;
+}
+
+} // namespace
+
+int runDriver(int argc, const char **argv) {
+  CommandLine commandLine = splitCommandLine(argc, argv);
+  removeForeignOptions();
+  Options options;
+  if (!parseCommandLine(commandLine))
+    return 1;
+  Settings settings;
+  if (!settle(options, commandLine.runMode, settings))
+    return 1;
+
+  startTimeLimit(options.timeLimit);
+  IslContext isl;
+  ParsedInput input;
+  bool ok;
+  {
+    StageTimer timer(options.verbose, options.input + ": stage parse");
+    ok = parseInput(options.input, settings.frontend, isl.get(), input);
+  }
+  if (options.verify)
+    return ok ? 0 : 1;
+  if (!ok)
+    return 1;
+
+  Translation result;
+  if (!translate(input, translationOptions(options, settings), result))
+    return 1;
+  std::string reportOutput;
+  if (!printReport(input, result, options, settings, reportOutput))
+    return 1;
+
+  alarm(0);
+  if (!emitReport(options, reportOutput))
+    return 1;
+  if (!commandLine.runMode)
+    return writeOutputs(options, settings.target, result);
+  return buildAndRun(options, settings, result, argv[0],
+                     commandLine.programArgs);
 }
 
 } // namespace polycuda::translator

@@ -34,12 +34,8 @@ std::string quote(const std::string &text) {
 
 /// Is `expr` the constant 1 (isl's "always")?
 bool isTrue(const isl::ast_expr &expr) {
-  if (isl_ast_expr_get_type(expr.get()) != isl_ast_expr_int)
-    return false;
-  isl_val *v = isl_ast_expr_get_val(expr.get());
-  bool one = isl_val_is_one(v) == isl_bool_true;
-  isl_val_free(v);
-  return one;
+  return expr.isa<isl::ast_expr_int>() &&
+         expr.as<isl::ast_expr_int>().val().is_one();
 }
 
 std::string linear(const Scop &scop, const Array &array,
@@ -143,15 +139,66 @@ std::string kernelDefinitionsOf(const GpuProgram &program, unsigned region,
   return target.kernelDefinitions(region, kernels, usesDouble(*program.scop));
 }
 
-/// The host block of one scop: in place of the scop in the user's function,
-/// or (`launcher`) as the body of the function that the host file calls,
-/// whose arguments are named like the scop's parameters and variables (see
-/// launcherArguments).
-std::string printHostBlock(const GpuProgram &program, unsigned region,
-                           const GpuTarget &target, bool launcher) {
+/// The launch of the kernel that the host AST's user node `call`,
+/// `kernelN(grid extents..., host iterators..., active)`, stands for: a block
+/// that computes the grid and launches the kernel if it has work.
+void printLaunchNode(const GpuProgram &program, unsigned region,
+                     const GpuTarget &target, const std::string &where,
+                     const isl::ast_expr &call, int indent, std::ostream &out) {
   const Scop &scop = *program.scop;
-  std::string where = quote(scop.loc.str());
-  std::ostringstream os;
+  const std::string &dev = program.names.devicePrefix;
+  std::string name = callName(call);
+  const Kernel *found = program.findKernel(name);
+  POLYCUDA_CHECK(found) << "unexpected host statement " << name;
+  const Kernel &kernel = *found;
+  std::vector<isl::ast_expr> extents = callArgs(call);
+  LaunchInfo launch;
+  launch.kernelName = kernelName(scop, region, kernel);
+  launch.where = where;
+  launch.grid.assign(3, "1");
+  launch.block.assign(3, 1);
+  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+    launch.grid[kernel.hardwareDim[d]] = "polycuda_grid_" + std::to_string(d);
+    launch.block[kernel.hardwareDim[d]] = kernel.blockSize[d];
+  }
+  for (unsigned a : kernel.arrays)
+    launch.args.push_back({"void *", dev + scop.arrays[a].name});
+  for (const std::string &p : scop.params)
+    launch.args.push_back({kIndexType, paramValue(p)});
+  for (const auto &[name, type] : scop.scalarArgs)
+    launch.args.push_back({spell(type), name});
+  for (unsigned i = 0; i < kernel.hostDepth; ++i)
+    launch.args.push_back({kIndexType, "polycuda_host_" + std::to_string(i)});
+  std::string in = indentBy(indent);
+  out << in << "{\n";
+  for (unsigned i = 0; i < kernel.hostDepth; ++i)
+    out << in << "  " << kIndexType << " polycuda_host_" << i << " = "
+        << printExpr(extents[kernel.numMapped + i]) << ";\n";
+  // The host point has instances of the kernel (isl: 1 when the
+  // loops around already say so), and every grid extent is positive.
+  std::string nonEmpty;
+  isl::ast_expr active = extents[kernel.numMapped + kernel.hostDepth];
+  if (!isTrue(active))
+    nonEmpty = printExpr(active);
+  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+    out << in << "  const " << kIndexType << " polycuda_grid_" << d << " = "
+        << printExpr(extents[d]) << ";\n";
+    nonEmpty += (nonEmpty.empty() ? "" : " && ") +
+                std::string("polycuda_grid_") + std::to_string(d) + " > 0";
+  }
+  if (nonEmpty.empty())
+    nonEmpty = "1";
+  out << in << "  if (" << nonEmpty << ")\n";
+  target.printLaunch(launch, region, indent + 1, out);
+  out << in << "}\n";
+}
+
+/// The opening of a host block up to its first copy: the parameters, the
+/// target's setup and the allocation of every device array.
+void printHostBlockSetup(const GpuProgram &program, unsigned region,
+                         const GpuTarget &target, bool launcher,
+                         const std::string &where, std::ostream &os) {
+  const Scop &scop = *program.scop;
   os << blockHeader(program);
   // The launcher's parameters are 64-bit already.
   if (!launcher)
@@ -179,6 +226,18 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
     os << "  " << target.alloc(dev + array.name, type, "(" + last + ") + 1", where)
        << "\n";
   }
+}
+
+/// The host block of one scop: in place of the scop in the user's function,
+/// or (`launcher`) as the body of the function that the host file calls,
+/// whose arguments are named like the scop's parameters and variables (see
+/// launcherArguments).
+std::string printHostBlock(const GpuProgram &program, unsigned region,
+                           const GpuTarget &target, bool launcher) {
+  const Scop &scop = *program.scop;
+  std::string where = quote(scop.loc.str());
+  std::ostringstream os;
+  printHostBlockSetup(program, region, target, launcher, where, os);
   for (const Transfer &t : program.transfers)
     if (t.toDevice)
       os << indentLines(target.copyBox(boxCopy(program, t, t.in, launcher,
@@ -187,52 +246,7 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
          << "\n";
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        std::string name = callName(call);
-        const Kernel *found = program.findKernel(name);
-        POLYCUDA_CHECK(found) << "unexpected host statement " << name;
-        const Kernel &kernel = *found;
-        std::vector<isl::ast_expr> extents = callArgs(call);
-        LaunchInfo launch;
-        launch.kernelName = kernelName(scop, region, kernel);
-        launch.where = where;
-        launch.grid.assign(3, "1");
-        launch.block.assign(3, 1);
-        for (unsigned d = 0; d < kernel.numMapped; ++d) {
-          launch.grid[kernel.hardwareDim[d]] =
-              "polycuda_grid_" + std::to_string(d);
-          launch.block[kernel.hardwareDim[d]] = kernel.blockSize[d];
-        }
-        for (unsigned a : kernel.arrays)
-          launch.args.push_back({"void *", dev + scop.arrays[a].name});
-        for (const std::string &p : scop.params)
-          launch.args.push_back({kIndexType, paramValue(p)});
-        for (const auto &[name, type] : scop.scalarArgs)
-          launch.args.push_back({spell(type), name});
-        for (unsigned i = 0; i < kernel.hostDepth; ++i)
-          launch.args.push_back(
-              {kIndexType, "polycuda_host_" + std::to_string(i)});
-        std::string in = indentBy(indent);
-        out << in << "{\n";
-        for (unsigned i = 0; i < kernel.hostDepth; ++i)
-          out << in << "  " << kIndexType << " polycuda_host_" << i << " = "
-              << printExpr(extents[kernel.numMapped + i]) << ";\n";
-        // The host point has instances of the kernel (isl: 1 when the
-        // loops around already say so), and every grid extent is positive.
-        std::string nonEmpty;
-        isl::ast_expr active = extents[kernel.numMapped + kernel.hostDepth];
-        if (!isTrue(active))
-          nonEmpty = printExpr(active);
-        for (unsigned d = 0; d < kernel.numMapped; ++d) {
-          out << in << "  const " << kIndexType << " polycuda_grid_" << d << " = "
-              << printExpr(extents[d]) << ";\n";
-          nonEmpty += (nonEmpty.empty() ? "" : " && ") +
-                      std::string("polycuda_grid_") + std::to_string(d) + " > 0";
-        }
-        if (nonEmpty.empty())
-          nonEmpty = "1";
-        out << in << "  if (" << nonEmpty << ")\n";
-        target.printLaunch(launch, region, indent + 1, out);
-        out << in << "}\n";
+        printLaunchNode(program, region, target, where, call, indent, out);
       },
       nullptr);
   printer.print(program.host, 1, os);
@@ -242,6 +256,7 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
                                                where),
                                        false))
          << "\n";
+  const std::string dev = program.names.devicePrefix;
   for (const Transfer &t : program.transfers)
     os << "  " << target.release(dev + scop.arrays[t.array].name, where) << "\n";
   std::string end = target.endScop(where);
@@ -442,15 +457,13 @@ std::string printCFile(const ParsedInput &input,
         [&](const std::string &mark, const isl::ast_node &child, int indent,
             std::ostream &out) {
           if (mark.rfind(kParallelMark, 0) != 0 ||
-              isl_ast_node_get_type(child.get()) != isl_ast_node_for ||
-              isl_ast_node_for_is_degenerate(child.get()) == isl_bool_true)
+              !child.isa<isl::ast_node_for>())
+            return false;
+          isl::ast_node_for loop = child.as<isl::ast_node_for>();
+          if (loop.is_degenerate())
             return false;
           // Only the loop of the marked band member (see parallelMark).
-          isl_ast_expr *it = isl_ast_node_for_get_iterator(child.get());
-          isl_id *id = isl_ast_expr_get_id(it);
-          std::string iterator = isl_id_get_name(id);
-          isl_id_free(id);
-          isl_ast_expr_free(it);
+          std::string iterator = printExpr(loop.iterator());
           if (mark != parallelMark(iterator))
             return false;
           out << indentBy(indent) << "#pragma omp parallel for\n";

@@ -88,8 +88,7 @@ json::Object location(const polyhedral::SourceLoc &loc) {
 json::Value expression(const isl::set &params, const isl::pw_aff &pa) {
   if (pa.is_null())
     return nullptr;
-  isl::pw_aff simple = isl::manage(
-      isl_pw_aff_gist_params(pa.copy(), params.copy())).coalesce();
+  isl::pw_aff simple = pa.gist_params(params).coalesce();
   if (std::optional<long> v = polyhedral::constantValue(simple))
     return (int64_t)*v;
   return stripParens(printParamExpr(params, simple));
@@ -201,6 +200,56 @@ private:
     const Scop &scop = *region.scop;
     ScopExplanation facts = polyhedral::explain(program);
 
+    json::Array statements = statementsJson(scop);
+    json::Array arrays = arraysJson(scop, facts);
+    json::Array privatized;
+    for (const polyhedral::ScalarExpansion &e : record.prepared.expansions)
+      privatized.push_back(json::Object{{"name", e.array},
+                                        {"expanded_loops", (int64_t)e.depth},
+                                        {"reason", e.reason}});
+    json::Array loops = loopsJson(scop, facts);
+    json::Array dependences = dependencesJson(scop, facts);
+    json::Array bands = bandsJson(scop, facts);
+    json::Array kernels;
+    for (const polyhedral::KernelFact &kernel : facts.kernels)
+      kernels.push_back(kernelJson(scop, facts, kernel));
+    json::Array transfers = transfersJson(scop, facts);
+
+    json::Value fallback = nullptr;
+    if (program.scheduleIsFallback)
+      fallback = program.fallbackReason;
+    json::Array params;
+    for (const std::string &p : scop.paramSourceNames)
+      params.push_back(p);
+    json::Array splits;
+    for (const std::string &s : record.prepared.splits)
+      splits.push_back(s);
+    json::Object out{
+        {"function", scop.functionName},
+        {"location", location(scop.loc)},
+        {"parameters", std::move(params)},
+        {"statements", std::move(statements)},
+        {"arrays", std::move(arrays)},
+        {"privatized_scalars", std::move(privatized)},
+        {"index_set_splitting",
+         json::Object{{"splits", std::move(splits)},
+                      {"applied", record.prepared.splitApplied},
+                      {"launch_depth_before",
+                       (int64_t)record.prepared.launchDepthBefore},
+                      {"launch_depth_after", (int64_t)record.prepared.launchDepthAfter}}},
+        {"dependences_complete", facts.dependencesComplete},
+        {"loops", std::move(loops)},
+        {"dependences", std::move(dependences)},
+        {"schedule",
+         json::Object{{"fallback", std::move(fallback)},
+                      {"tree", scheduleYaml(program.schedule)},
+                      {"bands", std::move(bands)}}},
+        {"kernels", std::move(kernels)},
+        {"transfers", std::move(transfers)}};
+    return std::move(out);
+  }
+
+  static json::Array statementsJson(const Scop &scop) {
     json::Array statements;
     for (const Statement &stmt : scop.statements) {
       json::Array loops;
@@ -212,7 +261,11 @@ private:
       entry["loops"] = std::move(loops);
       statements.push_back(std::move(entry));
     }
+    return statements;
+  }
 
+  static json::Array arraysJson(const Scop &scop,
+                                const ScopExplanation &facts) {
     json::Array arrays;
     for (const polyhedral::Array &array : scop.arrays) {
       json::Array extents;
@@ -225,13 +278,10 @@ private:
                                     {"written", array.isWritten},
                                     {"local", array.isLocal}});
     }
+    return arrays;
+  }
 
-    json::Array privatized;
-    for (const polyhedral::ScalarExpansion &e : record.expansions)
-      privatized.push_back(json::Object{{"name", e.array},
-                                        {"expanded_loops", (int64_t)e.depth},
-                                        {"reason", e.reason}});
-
+  static json::Array loopsJson(const Scop &scop, const ScopExplanation &facts) {
     json::Array loops;
     for (size_t l = 0; l < facts.loops.size(); ++l) {
       const polyhedral::LoopFact &loop = facts.loops[l];
@@ -244,7 +294,11 @@ private:
       entry["carries"] = indices(loop.carried);
       loops.push_back(std::move(entry));
     }
+    return loops;
+  }
 
+  static json::Array dependencesJson(const Scop &scop,
+                                     const ScopExplanation &facts) {
     json::Array dependences;
     for (size_t f = 0; f < facts.dependences.size(); ++f) {
       const DependenceFact &dep = facts.dependences[f];
@@ -278,7 +332,10 @@ private:
           {"direction", std::move(direction)},
           {"distance", std::move(distance)}});
     }
+    return dependences;
+  }
 
+  json::Array bandsJson(const Scop &scop, const ScopExplanation &facts) {
     json::Array bands;
     for (const polyhedral::BandFact &band : facts.bands) {
       json::Array members;
@@ -310,11 +367,11 @@ private:
                                    {"kernel", std::move(kernel)},
                                    {"members", std::move(members)}});
     }
+    return bands;
+  }
 
-    json::Array kernels;
-    for (const polyhedral::KernelFact &kernel : facts.kernels)
-      kernels.push_back(kernelJson(scop, facts, kernel));
-
+  static json::Array transfersJson(const Scop &scop,
+                                   const ScopExplanation &facts) {
     json::Array transfers;
     for (const polyhedral::TransferFact &t : facts.transfers)
       transfers.push_back(json::Object{
@@ -328,39 +385,7 @@ private:
                            t.toDevice, t.in, t.inExact, t.inReason)},
           {"copy_out", copy(facts.typicalParams, scop.arrays[t.array],
                             t.toHost, t.out, t.outExact, t.outReason)}});
-
-    json::Value fallback = nullptr;
-    if (program.scheduleIsFallback)
-      fallback = program.fallbackReason;
-    json::Array params;
-    for (const std::string &p : scop.paramSourceNames)
-      params.push_back(p);
-    json::Array splits;
-    for (const std::string &s : record.splits)
-      splits.push_back(s);
-    json::Object out{
-        {"function", scop.functionName},
-        {"location", location(scop.loc)},
-        {"parameters", std::move(params)},
-        {"statements", std::move(statements)},
-        {"arrays", std::move(arrays)},
-        {"privatized_scalars", std::move(privatized)},
-        {"index_set_splitting",
-         json::Object{{"splits", std::move(splits)},
-                      {"applied", record.splitApplied},
-                      {"launch_depth_before",
-                       (int64_t)record.launchDepthBefore},
-                      {"launch_depth_after", (int64_t)record.launchDepthAfter}}},
-        {"dependences_complete", facts.dependencesComplete},
-        {"loops", std::move(loops)},
-        {"dependences", std::move(dependences)},
-        {"schedule",
-         json::Object{{"fallback", std::move(fallback)},
-                      {"tree", scheduleYaml(program.schedule)},
-                      {"bands", std::move(bands)}}},
-        {"kernels", std::move(kernels)},
-        {"transfers", std::move(transfers)}};
-    return std::move(out);
+    return transfers;
   }
 
   static json::Array indices(const std::vector<unsigned> &values) {
@@ -427,9 +452,8 @@ private:
         lo.push_back(expression(params, box.lower[d]));
         hi.push_back(expression(params, box.upper[d]));
         isl::pw_aff count = box.upper[d].sub(box.lower[d]).add(
-            isl::manage(isl_pw_aff_val_on_domain(
-                box.upper[d].domain().release(),
-                isl_val_one(box.upper[d].ctx().get()))));
+            box.upper[d].domain().pw_aff_on_domain(
+                isl::val::one(box.upper[d].ctx())));
         json::Value n = expression(params, count);
         if (auto v = n.getAsInteger(); v && total)
           *total *= *v;
@@ -494,6 +518,30 @@ private:
     for (int64_t b : block)
       blockArray.push_back(b);
 
+    json::Array references = referencesJson(scop, kernel, xLoop);
+    json::Value bytes = nullptr;
+    if (kernel.globalBytes)
+      bytes = *kernel.globalBytes;
+    return json::Object{
+        {"id", (int64_t)kernel.id},
+        {"name", kernel.name},
+        {"statements", statementIds(scop, kernel.statements)},
+        {"host_loops", (int64_t)kernel.hostDepth},
+        {"grid", std::move(gridArray)},
+        {"block", std::move(blockArray)},
+        {"thread_order", "row-major"},
+        {"mapped", std::move(mapped)},
+        {"sequential_because", indices(kernel.preventing)},
+        {"references", std::move(references)},
+        {"global_bytes", std::move(bytes)},
+        {"global_bytes_expression", kernel.globalBytesExpr},
+        {"global_bytes_exact", kernel.bytesExact}};
+  }
+  /// The references of `kernel`: where each lives, its access pattern and
+  /// why (`xLoop`: the loop along threadIdx.x).
+  static json::Array referencesJson(const Scop &scop,
+                                    const polyhedral::KernelFact &kernel,
+                                    const std::string &xLoop) {
     json::Array references;
     for (const polyhedral::ReferenceFact &ref : kernel.references) {
       const Statement &stmt = scop.statements[ref.statement];
@@ -516,23 +564,7 @@ private:
           {"may_access", !access.isAffine()},
           {"reason", referenceReason(scop, stmt, ref, xLoop)}});
     }
-    json::Value bytes = nullptr;
-    if (kernel.globalBytes)
-      bytes = *kernel.globalBytes;
-    return json::Object{
-        {"id", (int64_t)kernel.id},
-        {"name", kernel.name},
-        {"statements", statementIds(scop, kernel.statements)},
-        {"host_loops", (int64_t)kernel.hostDepth},
-        {"grid", std::move(gridArray)},
-        {"block", std::move(blockArray)},
-        {"thread_order", "row-major"},
-        {"mapped", std::move(mapped)},
-        {"sequential_because", indices(kernel.preventing)},
-        {"references", std::move(references)},
-        {"global_bytes", std::move(bytes)},
-        {"global_bytes_expression", kernel.globalBytesExpr},
-        {"global_bytes_exact", kernel.bytesExact}};
+    return references;
   }
 };
 
@@ -581,8 +613,7 @@ std::string depRef(const json::Array &deps, int64_t id) {
   return text;
 }
 
-void printScop(const json::Object &scop, const ReportOptions &options,
-               std::ostream &os) {
+void printStatements(const json::Object &scop, std::ostream &os) {
   const json::Object &loc = *scop.getObject("location");
   os << "scop in " << str(scop.get("function")) << " at "
      << str(loc.get("file")) << ":" << str(loc.get("line")) << ":"
@@ -611,7 +642,9 @@ void printScop(const json::Object &scop, const ReportOptions &options,
        << "applied: " << str(&v) << " (launch depth "
        << str(split.get("launch_depth_before")) << " -> "
        << str(split.get("launch_depth_after")) << ")\n";
+}
 
+void printDependences(const json::Object &scop, std::ostream &os) {
   const json::Array &deps = *scop.getArray("dependences");
   os << "\ndependences";
   if (!*scop.getBoolean("dependences_complete"))
@@ -639,7 +672,10 @@ void printScop(const json::Object &scop, const ReportOptions &options,
       os << ", loop-independent";
     os << "\n";
   }
+}
 
+void printLoops(const json::Object &scop, std::ostream &os) {
+  const json::Array &deps = *scop.getArray("dependences");
   os << "\nloops of the source (original order)\n";
   for (const json::Value &v : *scop.getArray("loops")) {
     const json::Object &l = *v.getAsObject();
@@ -659,7 +695,20 @@ void printScop(const json::Object &scop, const ReportOptions &options,
       os << "  " << std::string(2 * *l.getInteger("depth"), ' ') << "    "
          << depRef(deps, *id.getAsInteger()) << "\n";
   }
+}
 
+/// `S0: i; S1: i + 1`: a member's schedule per statement.
+std::string perStatement(const json::Object &schedule) {
+  std::string per;
+  for (const auto &entry : schedule)
+    per += (per.empty() ? "" : "; ") + entry.first.str() + ": " +
+           str(&entry.second);
+  return per;
+}
+
+void printSchedule(const json::Object &scop, const ReportOptions &options,
+                   std::ostream &os) {
+  const json::Array &deps = *scop.getArray("dependences");
   const json::Object &schedule = *scop.getObject("schedule");
   os << "\nschedule";
   if (const json::Value *fallback = schedule.get("fallback");
@@ -680,11 +729,8 @@ void printScop(const json::Object &scop, const ReportOptions &options,
     int m = 0;
     for (const json::Value &mv : *band.getArray("members")) {
       const json::Object &member = *mv.getAsObject();
-      std::string per;
-      for (const auto &entry : *member.getObject("schedule"))
-        per += (per.empty() ? "" : "; ") + entry.first.str() + ": " +
-               str(&entry.second);
-      os << "    member " << m++ << " [" << per << "] "
+      os << "    member " << m++ << " ["
+         << perStatement(*member.getObject("schedule")) << "] "
          << (*member.getBoolean("parallel") ? "parallel" : "sequential");
       if (const json::Value *hw = member.get("mapped_to");
           hw && hw->kind() != json::Value::Null)
@@ -697,99 +743,108 @@ void printScop(const json::Object &scop, const ReportOptions &options,
   }
   if (options.scheduleTree)
     os << "  isl schedule tree:\n" << str(schedule.get("tree")) << "\n";
+}
 
-  for (const json::Value &v : *scop.getArray("kernels")) {
-    const json::Object &k = *v.getAsObject();
-    os << "\nkernel" << *k.getInteger("id") << " (" << str(k.get("name"))
-       << "): statements "
-       << list(k.getArray("statements"));
-    int64_t host = *k.getInteger("host_loops");
-    os << (host == 0 ? ", launched once"
-                     : ", launched in " + std::to_string(host) +
-                           " host loop(s)")
-       << "\n";
-    const json::Array &mapped = *k.getArray("mapped");
-    if (mapped.empty()) {
-      os << "  one thread (no parallel loop)";
-      const json::Array &why = *k.getArray("sequential_because");
-      if (!why.empty())
-        os << ", because of:";
-      os << "\n";
-      for (const json::Value &id : why)
-        os << "    " << depRef(deps, *id.getAsInteger()) << "\n";
-    } else {
-      os << "  grid (" << list(k.getArray("grid")) << "), block ("
-         << list(k.getArray("block")) << "), thread order "
-         << str(k.get("thread_order")) << "\n";
-      for (const json::Value &mv : mapped) {
-        const json::Object &m = *mv.getAsObject();
-        std::string per;
-        for (const auto &entry : *m.getObject("schedule"))
-          per += (per.empty() ? "" : "; ") + entry.first.str() + ": " +
-                 str(&entry.second);
-        os << "  " << per << " -> blockIdx." << str(m.get("hardware"))
-           << ", threadIdx." << str(m.get("hardware")) << " (block "
-           << str(m.get("block_size")) << ", " << str(m.get("extent"))
-           << " iterations per launch)\n";
-      }
-    }
-    os << "  references\n";
-    for (const json::Value &rv : *k.getArray("references")) {
-      const json::Object &r = *rv.getAsObject();
-      os << "    " << str(r.get("statement")) << " " << str(r.get("kind"))
-         << " " << str(r.get("reference")) << ": " << str(r.get("memory"));
-      if (str(r.get("memory")) == "global")
-        os << ", " << str(r.get("pattern"));
-      os << " - " << str(r.get("reason"));
-      if (!r.getArray("reused_along")->empty())
-        os << "; the same element is used by threads along "
-           << list(r.getArray("reused_along"))
-           << " (not staged in shared memory)";
-      os << "\n";
-    }
-    os << "  global memory traffic "
-       << (*k.getBoolean("global_bytes_exact") ? "" : "(upper bound) ")
-       << "of all launches: ";
-    if (const json::Value *b = k.get("global_bytes");
-        b && b->kind() != json::Value::Null)
-      os << str(b) << " bytes\n";
-    else
-      os << str(k.get("global_bytes_expression")) << " bytes\n";
+/// A kernel's threads: the grid, the block and the loops mapped to them, or
+/// the dependences that keep it on one thread.
+void printKernelThreads(const json::Object &k, const json::Array &deps,
+                        std::ostream &os) {
+  const json::Array &mapped = *k.getArray("mapped");
+  if (mapped.empty()) {
+    os << "  one thread (no parallel loop)";
+    const json::Array &why = *k.getArray("sequential_because");
+    if (!why.empty())
+      os << ", because of:";
+    os << "\n";
+    for (const json::Value &id : why)
+      os << "    " << depRef(deps, *id.getAsInteger()) << "\n";
+    return;
   }
+  os << "  grid (" << list(k.getArray("grid")) << "), block ("
+     << list(k.getArray("block")) << "), thread order "
+     << str(k.get("thread_order")) << "\n";
+  for (const json::Value &mv : mapped) {
+    const json::Object &m = *mv.getAsObject();
+    os << "  " << perStatement(*m.getObject("schedule")) << " -> blockIdx."
+       << str(m.get("hardware")) << ", threadIdx." << str(m.get("hardware"))
+       << " (block " << str(m.get("block_size")) << ", "
+       << str(m.get("extent")) << " iterations per launch)\n";
+  }
+}
 
+void printKernel(const json::Object &k, const json::Array &deps,
+                 std::ostream &os) {
+  os << "\nkernel" << *k.getInteger("id") << " (" << str(k.get("name"))
+     << "): statements "
+     << list(k.getArray("statements"));
+  int64_t host = *k.getInteger("host_loops");
+  os << (host == 0 ? ", launched once"
+                   : ", launched in " + std::to_string(host) +
+                         " host loop(s)")
+     << "\n";
+  printKernelThreads(k, deps, os);
+  os << "  references\n";
+  for (const json::Value &rv : *k.getArray("references")) {
+    const json::Object &r = *rv.getAsObject();
+    os << "    " << str(r.get("statement")) << " " << str(r.get("kind"))
+       << " " << str(r.get("reference")) << ": " << str(r.get("memory"));
+    if (str(r.get("memory")) == "global")
+      os << ", " << str(r.get("pattern"));
+    os << " - " << str(r.get("reason"));
+    if (!r.getArray("reused_along")->empty())
+      os << "; the same element is used by threads along "
+         << list(r.getArray("reused_along"))
+         << " (not staged in shared memory)";
+    os << "\n";
+  }
+  os << "  global memory traffic "
+     << (*k.getBoolean("global_bytes_exact") ? "" : "(upper bound) ")
+     << "of all launches: ";
+  if (const json::Value *b = k.get("global_bytes");
+      b && b->kind() != json::Value::Null)
+    os << str(b) << " bytes\n";
+  else
+    os << str(k.get("global_bytes_expression")) << " bytes\n";
+}
+
+/// One transfer: whether and which box of the array is copied each way.
+void printTransfer(const json::Object &t, std::ostream &os) {
+  std::string name = str(t.get("array"));
+  auto box = [&](const json::Object &copy) {
+    std::string text = name;
+    const json::Array *lower = copy.getArray("lower");
+    const json::Array *upper = copy.getArray("upper");
+    for (size_t d = 0; lower && d < lower->size(); ++d)
+      text += "[" + str(&(*lower)[d]) + ".." + str(&(*upper)[d]) + "]";
+    return text;
+  };
+  auto direction = [&](const char *key, const char *label) {
+    const json::Object &copy = *t.getObject(key);
+    if (!*copy.getBoolean("copied"))
+      return "not copied " + std::string(label) + " (" +
+             str(copy.get("why")) + ")";
+    return "copied " + std::string(label) + " " + box(copy) + ", " +
+           str(copy.get("bytes")) + " bytes (" + str(copy.get("why")) + ")";
+  };
+  os << "  " << name << ": " << direction("copy_in", "in") << "; "
+     << direction("copy_out", "out") << "; method " << str(t.get("method"))
+     << "\n";
+}
+
+void printScop(const json::Object &scop, const ReportOptions &options,
+               std::ostream &os) {
+  printStatements(scop, os);
+  printDependences(scop, os);
+  printLoops(scop, os);
+  printSchedule(scop, options, os);
+  const json::Array &deps = *scop.getArray("dependences");
+  for (const json::Value &v : *scop.getArray("kernels"))
+    printKernel(*v.getAsObject(), deps, os);
   const json::Array &transfers = *scop.getArray("transfers");
   if (!transfers.empty())
     os << "\nhost/device copies (once around the scop)\n";
-  for (const json::Value &v : transfers) {
-    const json::Object &t = *v.getAsObject();
-    std::string name = str(t.get("array"));
-    auto element = [&](const json::Object *range, const char *key) {
-      std::string text = name;
-      if (const json::Array *a = range ? range->getArray(key) : nullptr)
-        for (const json::Value &e : *a)
-          text += "[" + str(&e) + "]";
-      return text;
-    };
-    auto box = [&](const json::Object &copy) {
-      std::string text = name;
-      const json::Array *lower = copy.getArray("lower");
-      const json::Array *upper = copy.getArray("upper");
-      for (size_t d = 0; lower && d < lower->size(); ++d)
-        text += "[" + str(&(*lower)[d]) + ".." + str(&(*upper)[d]) + "]";
-      return text;
-    };
-    auto direction = [&](const char *key, const char *label) {
-      const json::Object &copy = *t.getObject(key);
-      if (!*copy.getBoolean("copied"))
-        return "not copied " + std::string(label) + " (" +
-               str(copy.get("why")) + ")";
-      return "copied " + std::string(label) + " " + box(copy) + ", " +
-             str(copy.get("bytes")) + " bytes (" + str(copy.get("why")) + ")";
-    };
-    os << "  " << name << ": " << direction("copy_in", "in") << "; "
-       << direction("copy_out", "out") << "; method "
-       << str(t.get("method")) << "\n";
-  }
+  for (const json::Value &v : transfers)
+    printTransfer(*v.getAsObject(), os);
 }
 
 } // namespace

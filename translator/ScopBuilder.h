@@ -26,9 +26,6 @@ struct ScopRegion {
   /// Byte offset where the enclosing function's declaration starts; kernels
   /// are printed there.
   unsigned functionOffset = 0;
-  /// Statements were split (IndexSetSplitting): schedule without fusing
-  /// strongly connected components.
-  bool serializeSccs = false;
   /// Identifiers in scope in the enclosing function, to avoid clashes.
   std::vector<std::string> usedNames;
 };

@@ -34,11 +34,9 @@ struct TranslationOptions {
 
 /// What happened to one scop, for the report.
 struct RegionTranslation {
-  std::vector<polyhedral::ScalarExpansion> expansions;
-  /// Index-set splits that were tried, and whether they were kept.
-  std::vector<std::string> splits;
-  bool splitApplied = false;
-  unsigned launchDepthBefore = 0, launchDepthAfter = 0;
+  /// Scalar expansion and index-set splitting (what was expanded, which
+  /// splits were tried and kept), and the scop's dependence cache.
+  polyhedral::PreparedScop prepared;
   /// For GPU targets the whole mapped program; for the C target only
   /// `scop`, `deps`, `schedule` and the fallback fields are set.
   polyhedral::GpuProgram program;

@@ -116,17 +116,19 @@ TEST_F(IndexSetSplittingTest, FloydWarshallSplitsOnRowAndColumnK) {
 
 TEST_F(IndexSetSplittingTest, FloydWarshallPiecesKeepTheirDependences) {
   auto scop = floydWarshallScop(ctx());
-  ASSERT_EQ(4u, polyhedral::splitIndexSets(*scop).size());
+  polyhedral::DependenceCache cache;
+  ASSERT_EQ(4u, polyhedral::splitIndexSets(*scop, cache).size());
   // The flow carried over to the pieces is that of the split scop (anti
   // and output dependences are renamed the same way; recomputing them
   // would take most of a second). The tagged flow carried over has every
   // reference of a piece; a fresh analysis lets the first of references
   // with equal relations stand for the others (e.g. in S0_p_p, where
   // path[i][j], path[i][k] and path[k][j] are all path[k][k]).
-  polyhedral::Dependences carried = polyhedral::computeDependences(*scop);
-  scop->invalidateDependences();
+  polyhedral::Dependences carried =
+      polyhedral::computeDependences(*scop, cache);
+  polyhedral::DependenceCache none;
   polyhedral::Dependences fresh =
-      polyhedral::computeDependences(*scop, {0}, /*flowOnly=*/true);
+      polyhedral::computeDependences(*scop, none, {0}, /*flowOnly=*/true);
   ASSERT_TRUE(carried.complete && fresh.complete);
   EXPECT_ISL_EQ(fresh.flow, carried.flow);
   EXPECT_TRUE(fresh.taggedFlow.is_subset(carried.taggedFlow))

@@ -1,7 +1,9 @@
 //===- IslExtrasTest.cpp - Unit tests of the isl helpers ------------------===//
 //
-// Nested operation limits, and that an exception thrown from an AST mark
-// callback leaves no isl object behind (the context can be freed).
+// Nested operation limits, an expression of parameters built in a context
+// whose parameters come in another order, and that an exception thrown from
+// an AST mark callback leaves no isl object behind (the context can be
+// freed).
 //
 //===----------------------------------------------------------------------===//
 #include "IslExtras.h"
@@ -40,6 +42,14 @@ TEST_F(IslExtrasTest, InnerOperationLimitRestoresTheOuterOne) {
   OperationLimit outer(ctx(), 2000);
   { OperationLimit inner(ctx(), 100); }
   EXPECT_EQ(isl_ctx_get_max_operations(raw), 2000u);
+}
+
+TEST_F(IslExtrasTest, ExpressionOfParametersInAContextOfAnotherOrder) {
+  isl::set context(ctx(), "[n, m] -> { : n > 0 and m > 0 }");
+  isl::pw_aff pa(ctx(), "[m, k, n] -> { [(m + 2 * n + floor(k / 2))] }");
+  isl::ast_expr expr = polyhedral::buildExprFromParams(context, pa);
+  ASSERT_FALSE(expr.is_null());
+  EXPECT_EQ(expr.to_C_str(), "m + 2 * n + floord(k, 2)");
 }
 
 TEST(IslExtrasContextTest, ExceptionFromAMarkCallbackLeavesNoIslObject) {

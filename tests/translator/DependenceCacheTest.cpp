@@ -32,10 +32,10 @@ TEST_P(DependenceCacheTest, DerivedDependencesEqualRecomputedOnes) {
                                      ctx(), input));
   for (translator::ScopRegion &region : input.regions) {
     polyhedral::Scop &scop = *region.scop;
-    polyhedral::expandScalars(scop);
-    polyhedral::Dependences derived = polyhedral::computeDependences(scop);
+    polyhedral::DependenceCache cache;
+    polyhedral::expandScalars(scop, cache);
+    polyhedral::Dependences derived = polyhedral::computeDependences(scop, cache);
     ASSERT_TRUE(derived.complete);
-    scop.invalidateDependences();
     polyhedral::Dependences fresh = polyhedral::computeDependences(scop);
     ASSERT_TRUE(fresh.complete);
     EXPECT_TRUE(derived.flow.is_equal(fresh.flow));

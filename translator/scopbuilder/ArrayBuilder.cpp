@@ -1,0 +1,148 @@
+//===- ArrayBuilder.cpp - Arrays and scalars from their declarations ------===//
+//
+// Every variable a statement body references that is neither a loop
+// iterator nor a parameter is an array of the scop (a scalar is an array of
+// rank 0): its element type and the extent of each dimension, constant or a
+// function of the parameters, come from its declaration.
+//
+//===----------------------------------------------------------------------===//
+#include "ScopBuilderInternal.h"
+
+#include "IslExtras.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+using namespace clang;
+
+namespace polycuda::translator::scopbuilder {
+
+using polyhedral::ElemType;
+
+std::optional<ElemType> elemTypeOf(QualType type) {
+  type = type.getCanonicalType().getUnqualifiedType();
+  if (auto *builtin = dyn_cast<BuiltinType>(type.getTypePtr())) {
+    switch (builtin->getKind()) {
+    case BuiltinType::Int:
+      return ElemType::Int;
+    case BuiltinType::UInt:
+      return ElemType::UInt;
+    case BuiltinType::Short:
+      return ElemType::Short;
+    case BuiltinType::Char_S:
+    case BuiltinType::Char_U:
+    case BuiltinType::SChar:
+      return ElemType::Char;
+    case BuiltinType::UChar:
+      return ElemType::UChar;
+    case BuiltinType::Long:
+    case BuiltinType::LongLong:
+      return ElemType::Long;
+    case BuiltinType::Float:
+      return ElemType::Float;
+    case BuiltinType::Double:
+      return ElemType::Double;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
+  auto it = arrayIds.find(var);
+  if (it != arrayIds.end())
+    return it->second;
+  polyhedral::Array array;
+  array.name = var->getName().str();
+  array.declLoc = state.locOf(var->getLocation());
+  QualType type = var->getType();
+  if (auto *parm = dyn_cast<ParmVarDecl>(var))
+    type = parm->getOriginalType();
+  std::vector<isl::pw_aff> extents;
+  const clang::Type *t = type.getCanonicalType().getTypePtr();
+  bool first = true;
+  while (auto *at = dyn_cast<clang::ArrayType>(t)) {
+    extents.push_back(extentOf(at, first, var, array));
+    first = false;
+    t = at->getElementType().getCanonicalType().getTypePtr();
+  }
+  if (isa<PointerType>(t))
+    state.fail(useLoc, Diag::PointerAccess, array.name);
+  auto elem = elemTypeOf(QualType(t, 0));
+  if (!elem)
+    state.fail(var->getLocation(), Diag::UnsupportedType,
+               QualType(t, 0).getAsString());
+  array.type = *elem;
+  array.extents = extents;
+  array.isLocal = localVars.count(var) > 0;
+  unsigned id = state.scop.arrays.size();
+  state.scop.arrays.push_back(array);
+  arrayIds[var] = id;
+  return id;
+}
+
+/// The extent of the dimension of `var` whose type is `type` (`first`: the
+/// outermost one); notes in `array` whether it is known and variable.
+isl::pw_aff ArrayBuilder::extentOf(const clang::ArrayType *type, bool first,
+                                   const VarDecl *var,
+                                   polyhedral::Array &array) {
+  const std::string &paramPrefix = state.paramPrefix;
+  isl::ctx ctx = state.scop.ctx;
+  isl::pw_aff extent;
+  if (auto *cat = dyn_cast<ConstantArrayType>(type)) {
+    std::string size = std::to_string(cat->getSize().getZExtValue());
+    extent = isl::pw_aff(ctx, paramPrefix + "{ [(" + size + ")] }");
+  } else if (auto *vat = dyn_cast<VariableArrayType>(type)) {
+    array.isVariableLength = true;
+    if (vat->getSizeExpr()) {
+      std::string size =
+          affine.expression(vat->getSizeExpr(), Diag::NonAffineExpression);
+      extent = isl::pw_aff(ctx, paramPrefix + "{ [" + size + "] }");
+    }
+  }
+  if (extent.is_null()) {
+    if (!first)
+      state.fail(var->getLocation(), Diag::UnknownArrayExtent, array.name);
+    // Only inner extents are needed to linearize subscripts.
+    array.firstExtentKnown = false;
+    extent = isl::pw_aff(ctx, paramPrefix + "{ [(0)] }");
+  }
+  return extent;
+}
+
+isl::set wholeExtent(const polyhedral::Array &array,
+                     const polyhedral::Access &access) {
+  isl::space space = access.relation.get_space().range();
+  isl::set result = isl::set::universe(space);
+  for (unsigned d = 0; d < array.rank(); ++d) {
+    if (access.nonAffineSubscripts[d].empty())
+      continue;
+    isl::pw_aff index = polyhedral::variableOn(space, d);
+    result = result.intersect(index.ge_set(polyhedral::constantOn(space, 0)))
+                 .intersect(index.lt_set(
+                     polyhedral::liftToSpace(array.extents[d], space)));
+  }
+  return result;
+}
+
+void ArrayBuilder::markUsedAfter(FunctionDecl *function, unsigned endOffset) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    SourceManager &sm;
+    unsigned end;
+    std::set<const VarDecl *> after;
+    Refs(SourceManager &sm, unsigned end) : sm(sm), end(end) {}
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        if (sm.getFileOffset(sm.getExpansionLoc(ref->getBeginLoc())) > end)
+          after.insert(var);
+      return true;
+    }
+  } refs(state.sm, endOffset);
+  refs.TraverseDecl(function);
+  for (auto &[var, id] : arrayIds)
+    state.scop.arrays[id].usedAfterScop = var->hasGlobalStorage() ||
+                                          refs.after.count(var) ||
+                                          isa<ParmVarDecl>(var);
+}
+
+} // namespace polycuda::translator::scopbuilder

@@ -1,0 +1,441 @@
+//===- BodyBuilder.cpp - Statement bodies and their accesses --------------===//
+//
+// The body of a statement, `lhs op rhs`, becomes polyhedral::Expr trees.
+// Every reference to an array element or scalar becomes an ArrayRef node
+// with an Access of the statement: a relation from the statement's
+// iterations to the elements it reads or writes.
+//
+//===----------------------------------------------------------------------===//
+#include "ScopBuilderInternal.h"
+
+using namespace clang;
+
+namespace polycuda::translator::scopbuilder {
+
+using polyhedral::Access;
+using polyhedral::Expr;
+using polyhedral::ExprPtr;
+
+namespace {
+
+const std::set<std::string> kMathFunctions = {
+    "sqrt", "sqrtf", "exp",   "expf",  "exp2",  "exp2f", "log",   "logf",
+    "log2", "log2f", "log10", "log10f", "pow",  "powf",  "fabs",  "fabsf",
+    "floor", "floorf", "ceil", "ceilf", "sin",  "sinf",  "cos",   "cosf",
+    "tan",  "tanf",  "tanh",  "tanhf", "fmin",  "fminf", "fmax",  "fmaxf",
+    "abs",  "round", "roundf", "fmod", "fmodf", "atan",  "atanf", "cbrt",
+    "cbrtf", "trunc", "truncf", "erf", "erff",  "asin",  "acos",  "sinh",
+    "cosh", "expm1", "log1p", "hypot", "atan2", "atan2f", "rsqrt"};
+
+/// Is `e` arithmetic on a pointer (`A + i`, `p - 1`, `p++`, `p += 2`,
+/// `p = q`), where arrays decay to pointers?
+bool isPointerArithmetic(const clang::Expr *e) {
+  e = e->IgnoreParens();
+  if (auto *bin = dyn_cast<BinaryOperator>(e))
+    return (bin->isAdditiveOp() || bin->isAssignmentOp()) &&
+           (bin->getLHS()->getType()->isPointerType() ||
+            bin->getRHS()->getType()->isPointerType());
+  if (auto *un = dyn_cast<UnaryOperator>(e))
+    return un->isIncrementDecrementOp() &&
+           un->getSubExpr()->getType()->isPointerType();
+  return false;
+}
+
+/// How an expression kind that BodyBuilder::value refuses is named in
+/// diagnostics.
+std::string describeExpr(const clang::Expr *e) {
+  if (auto *bin = dyn_cast<BinaryOperator>(e)) {
+    if (bin->isAssignmentOp())
+      return "an assignment inside an expression";
+    if (bin->getOpcode() == BO_Comma)
+      return "the comma operator";
+  }
+  if (auto *un = dyn_cast<UnaryOperator>(e))
+    if (un->isIncrementDecrementOp())
+      return "'" + UnaryOperator::getOpcodeStr(un->getOpcode()).str() +
+             "' inside an expression";
+  return std::string("'") + e->getStmtClassName() + "'";
+}
+
+} // namespace
+
+ExprPtr makeExpr(Expr::Kind kind) {
+  auto e = std::make_shared<Expr>();
+  e->kind = kind;
+  return e;
+}
+
+//===- Statements ---------------------------------------------------------===//
+
+void BodyBuilder::assignment(polyhedral::Statement &stmt, const clang::Expr *e,
+                             const clang::Expr *rhsValue) {
+  current = &stmt;
+  if (auto *un = dyn_cast<UnaryOperator>(e)) {
+    if (un->isIncrementDecrementOp() && isArrayOrScalarRef(un->getSubExpr())) {
+      stmt.op = un->isIncrementOp() ? "+=" : "-=";
+      ExprPtr one = makeExpr(Expr::Kind::IntLit);
+      one->literal = "1";
+      stmt.rhs = one;
+      stmt.lhs = writeRef(un->getSubExpr(), true);
+      return;
+    }
+  }
+  if (auto *bin = dyn_cast<BinaryOperator>(e)) {
+    if (bin->isAssignmentOp() && isArrayOrScalarRef(bin->getLHS())) {
+      switch (bin->getOpcode()) {
+      case BO_Assign: stmt.op = "="; break;
+      case BO_AddAssign: stmt.op = "+="; break;
+      case BO_SubAssign: stmt.op = "-="; break;
+      case BO_MulAssign: stmt.op = "*="; break;
+      case BO_DivAssign: stmt.op = "/="; break;
+      default:
+        state.fail(e->getBeginLoc(), Diag::UnsupportedStatement,
+                   "compound assignment '" +
+                       BinaryOperator::getOpcodeStr(bin->getOpcode()).str() +
+                       "'");
+      }
+      stmt.rhs = value(rhsValue ? rhsValue : bin->getRHS());
+      stmt.lhs = writeRef(bin->getLHS(), stmt.op != "=");
+      return;
+    }
+  }
+  refuseExpressionStatement(e);
+}
+
+void BodyBuilder::initialization(polyhedral::Statement &stmt,
+                                 const VarDecl *var) {
+  current = &stmt;
+  stmt.op = "=";
+  stmt.rhs = value(var->getInit());
+  unsigned id = arrays.arrayFor(var, var->getLocation());
+  polyhedral::Scop &scop = state.scop;
+  ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
+  ref->name = scop.arrays[id].name;
+  Access access;
+  access.kind = Access::Kind::MustWrite;
+  access.array = id;
+  access.relation =
+      isl::map(scop.ctx, state.paramPrefix + "{ " +
+                             state.iterationTuple(stmt.name) + " -> " +
+                             ref->name + "[] }");
+  scop.arrays[id].isWritten = true;
+  ref->access = stmt.accesses.size();
+  stmt.accesses.push_back(access);
+  stmt.lhs = ref;
+}
+
+void BodyBuilder::refusePointerArithmetic(const clang::Expr *e) {
+  if (isPointerArithmetic(e))
+    state.fail(e->getBeginLoc(), Diag::PointerArithmetic, state.text(e),
+               e->getSourceRange());
+}
+
+/// Fails on expression statement `e`, which is not an assignment to an
+/// array element or scalar, naming what it is.
+void BodyBuilder::refuseExpressionStatement(const clang::Expr *e) {
+  refusePointerUse(e);
+  const clang::Expr *target = nullptr;
+  if (auto *bin = dyn_cast<BinaryOperator>(e); bin && bin->isAssignmentOp())
+    target = bin->getLHS();
+  if (auto *un = dyn_cast<UnaryOperator>(e);
+      un && un->isIncrementDecrementOp())
+    target = un->getSubExpr();
+  if (target) {
+    // `*p = ...`, `*(A + i) += ...`, `s.x = ...`: value() names it.
+    value(target);
+  } else if (auto *call = dyn_cast<CallExpr>(e)) {
+    const FunctionDecl *fn = call->getDirectCallee();
+    std::string name =
+        fn ? fn->getName().str() : state.text(call->getCallee());
+    if (!fn || !kMathFunctions.count(name))
+      state.fail(e->getBeginLoc(), Diag::UnknownFunction, name,
+                 e->getSourceRange());
+    state.fail(e->getBeginLoc(), Diag::UnsupportedStatement,
+               "a call to '" + name + "' whose result is not used",
+               e->getSourceRange());
+  }
+  state.fail(e->getBeginLoc(), Diag::UnsupportedStatement,
+             "an expression statement that is not an assignment",
+             e->getSourceRange());
+}
+
+//===- Expressions --------------------------------------------------------===//
+
+ExprPtr BodyBuilder::value(const clang::Expr *e) {
+  e = e->IgnoreParens();
+  if (ExprPtr n = literal(e))
+    return n;
+  if (auto *ref = dyn_cast<DeclRefExpr>(e))
+    if (ExprPtr n = reference(ref))
+      return n;
+  if (isa<ArraySubscriptExpr>(e))
+    return arrayRef(e, Access::Kind::Read);
+  if (auto *cast = dyn_cast<ImplicitCastExpr>(e))
+    return value(cast->getSubExpr());
+  if (auto *c = dyn_cast<CStyleCastExpr>(e))
+    return explicitCast(c);
+  refusePointerUse(e);
+  if (ExprPtr n = operation(e))
+    return n;
+  if (auto *c = dyn_cast<CallExpr>(e))
+    return mathCall(c);
+  state.fail(e->getBeginLoc(), Diag::UnsupportedExpression, describeExpr(e),
+             e->getSourceRange());
+}
+
+/// An integer, floating or character literal, or null.
+ExprPtr BodyBuilder::literal(const clang::Expr *e) {
+  if (auto *lit = dyn_cast<IntegerLiteral>(e)) {
+    ExprPtr n = makeExpr(Expr::Kind::IntLit);
+    n->literal = std::to_string(lit->getValue().getZExtValue());
+    return n;
+  }
+  if (auto *lit = dyn_cast<FloatingLiteral>(e)) {
+    ExprPtr n = makeExpr(Expr::Kind::FloatLit);
+    llvm::SmallString<32> str;
+    lit->getValue().toString(str, 17, 0, false);
+    std::string s = str.str().str();
+    if (s.find_first_of(".eEn") == std::string::npos)
+      s += ".0";
+    if (lit->getType()->isFloatingType() &&
+        lit->getType()->getAs<BuiltinType>()->getKind() == BuiltinType::Float)
+      s += "f";
+    n->literal = s;
+    return n;
+  }
+  if (auto *lit = dyn_cast<CharacterLiteral>(e)) {
+    ExprPtr n = makeExpr(Expr::Kind::IntLit);
+    n->literal = std::to_string(lit->getValue());
+    return n;
+  }
+  return nullptr;
+}
+
+/// An enumerator, a loop iterator, a parameter, a scalar the scop only
+/// reads, or an array (element); null for other declarations.
+ExprPtr BodyBuilder::reference(const DeclRefExpr *ref) {
+  if (auto *ec = dyn_cast<EnumConstantDecl>(ref->getDecl())) {
+    ExprPtr n = makeExpr(Expr::Kind::IntLit);
+    n->literal = std::to_string(ec->getInitVal().getExtValue());
+    return n;
+  }
+  auto *var = dyn_cast<VarDecl>(ref->getDecl());
+  if (!var)
+    return nullptr;
+  if (const Loop *loop = state.loopOf(var)) {
+    ExprPtr n = makeExpr(Expr::Kind::Iterator);
+    n->name = loop->name;
+    return n;
+  }
+  auto it = state.paramNames.find(var);
+  if (it != state.paramNames.end()) {
+    ExprPtr n = makeExpr(Expr::Kind::Param);
+    n->name = it->second;
+    return n;
+  }
+  // A scalar the scop only reads is passed to kernels by value.
+  if (!state.written.count(var) && !var->getType()->isArrayType() &&
+      !var->getType()->isPointerType()) {
+    if (auto type = elemTypeOf(var->getType())) {
+      std::string name = var->getName().str();
+      bool known = false;
+      for (auto &arg : state.scop.scalarArgs)
+        known |= arg.first == name;
+      if (!known)
+        state.scop.scalarArgs.push_back({name, *type});
+      ExprPtr n = makeExpr(Expr::Kind::Param);
+      n->name = name;
+      return n;
+    }
+  }
+  return arrayRef(ref, Access::Kind::Read);
+}
+
+ExprPtr BodyBuilder::explicitCast(const CStyleCastExpr *cast) {
+  auto type = elemTypeOf(cast->getType());
+  if (!type)
+    state.fail(cast->getBeginLoc(), Diag::UnsupportedType,
+               cast->getType().getAsString());
+  ExprPtr n = makeExpr(Expr::Kind::Cast);
+  n->castType = *type;
+  n->args.push_back(value(cast->getSubExpr()));
+  return n;
+}
+
+/// A unary, binary or conditional operation, or null.
+ExprPtr BodyBuilder::operation(const clang::Expr *e) {
+  if (auto *un = dyn_cast<UnaryOperator>(e)) {
+    const char *op = nullptr;
+    switch (un->getOpcode()) {
+    case UO_Minus: op = "-"; break;
+    case UO_Plus: op = "+"; break;
+    case UO_LNot: op = "!"; break;
+    case UO_Not: op = "~"; break;
+    default: break;
+    }
+    if (op) {
+      ExprPtr n = makeExpr(Expr::Kind::Unary);
+      n->op = op;
+      n->args.push_back(value(un->getSubExpr()));
+      return n;
+    }
+  }
+  if (auto *bin = dyn_cast<BinaryOperator>(e)) {
+    if (!bin->isAssignmentOp() && bin->getOpcode() != BO_Comma) {
+      ExprPtr n = makeExpr(Expr::Kind::Binary);
+      n->op = BinaryOperator::getOpcodeStr(bin->getOpcode()).str();
+      n->args.push_back(value(bin->getLHS()));
+      n->args.push_back(value(bin->getRHS()));
+      return n;
+    }
+  }
+  if (auto *cond = dyn_cast<ConditionalOperator>(e)) {
+    ExprPtr n = makeExpr(Expr::Kind::Ternary);
+    n->args.push_back(value(cond->getCond()));
+    n->args.push_back(value(cond->getTrueExpr()));
+    n->args.push_back(value(cond->getFalseExpr()));
+    return n;
+  }
+  return nullptr;
+}
+
+/// A call of a math function, or of integer min/max.
+ExprPtr BodyBuilder::mathCall(const CallExpr *call) {
+  const FunctionDecl *fn = call->getDirectCallee();
+  std::string name = fn ? fn->getName().str() : state.text(call->getCallee());
+  // Integer min(a, b) and max(a, b), as the access relations read them
+  // (affine), become `a < b ? a : b` (`>` for max): every target prints
+  // that without a helper of its own.
+  if (fn && (name == "min" || name == "max") && call->getNumArgs() == 2 &&
+      call->getType()->isIntegerType()) {
+    ExprPtr a = value(call->getArg(0)), b = value(call->getArg(1));
+    ExprPtr test = makeExpr(Expr::Kind::Binary);
+    test->op = name == "min" ? "<" : ">";
+    test->args = {a, b};
+    ExprPtr n = makeExpr(Expr::Kind::Ternary);
+    n->args = {test, a, b};
+    return n;
+  }
+  if (!fn || !kMathFunctions.count(name))
+    state.fail(call->getBeginLoc(), Diag::UnknownFunction, name,
+               call->getSourceRange());
+  ExprPtr n = makeExpr(Expr::Kind::Call);
+  n->name = name;
+  for (const clang::Expr *arg : call->arguments())
+    n->args.push_back(value(arg));
+  return n;
+}
+
+//===- References and their accesses --------------------------------------===//
+
+/// A reference to an array element or scalar and its Access of `kind`.
+/// A subscript that is not affine may be any integer expression (e.g.
+/// `idx[i]`, `i * i`): its reads become Accesses of the statement, and the
+/// reference accesses the whole extent of that dimension (a may-access;
+/// a write becomes a MayWrite).
+ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
+  std::vector<const clang::Expr *> subscripts;
+  const clang::Expr *base = e->IgnoreParenImpCasts();
+  while (auto *sub = dyn_cast<ArraySubscriptExpr>(base)) {
+    subscripts.insert(subscripts.begin(), sub->getIdx());
+    base = sub->getBase()->IgnoreParenImpCasts();
+  }
+  const VarDecl *var = varOf(base);
+  if (!var) {
+    refusePointerUse(base);
+    state.fail(base->getBeginLoc(), Diag::UnsupportedExpression,
+               "'" + state.text(base) + "'", base->getSourceRange());
+  }
+  polyhedral::Scop &scop = state.scop;
+  unsigned id = arrays.arrayFor(var, base->getBeginLoc());
+  // Not a reference: value() below may add arrays to scop.arrays.
+  const std::string name = scop.arrays[id].name;
+  unsigned rank = scop.arrays[id].rank();
+  if (subscripts.size() != rank)
+    state.fail(e->getBeginLoc(), Diag::UnsupportedExpression,
+               "an access to '" + name + "' with " +
+                   std::to_string(subscripts.size()) +
+                   " subscripts (declared with " + std::to_string(rank) + ")",
+               e->getSourceRange());
+  ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
+  ref->name = name;
+  Access access;
+  access.array = id;
+  std::string range;
+  std::vector<std::string> anyIndex; // isl names of the non-affine dims
+  for (size_t d = 0; d < subscripts.size(); ++d) {
+    const clang::Expr *sub = subscripts[d];
+    std::optional<std::string> index = affine.expressionOrNone(sub);
+    if (!index) {
+      // Without a first extent there is no whole extent to access.
+      if (d == 0 && !scop.arrays[id].firstExtentKnown)
+        state.fail(sub->getBeginLoc(), Diag::NonAffineSubscript,
+                   state.text(sub), sub->getSourceRange());
+      access.nonAffineSubscripts.resize(rank);
+      access.nonAffineSubscripts[d] = state.text(sub);
+      index = state.freshIslName("a" + std::to_string(d));
+      anyIndex.push_back(*index);
+    }
+    range += (range.empty() ? "" : ", ") + *index;
+    ref->args.push_back(value(sub));
+  }
+  for (const std::string &index : anyIndex)
+    state.releaseIslName(index);
+  access.relation = isl::map(scop.ctx, state.paramPrefix + "{ " +
+                                           state.iterationTuple(current->name) +
+                                           " -> " + name + "[" + range + "] }");
+  if (!access.isAffine())
+    access.relation =
+        access.relation.intersect_range(wholeExtent(scop.arrays[id], access));
+  access.kind = kind == Access::Kind::MustWrite && !access.isAffine()
+                    ? Access::Kind::MayWrite
+                    : kind;
+  if (kind == Access::Kind::Read)
+    scop.arrays[id].isRead = true;
+  else
+    scop.arrays[id].isWritten = true;
+  ref->access = current->accesses.size();
+  current->accesses.push_back(access);
+  return ref;
+}
+
+/// The target of an assignment; with `alsoRead` (`+=`, `++`, ...) it is
+/// read first. Its subscripts are evaluated once, as in C.
+ExprPtr BodyBuilder::writeRef(const clang::Expr *lhs, bool alsoRead) {
+  if (!alsoRead)
+    return arrayRef(lhs, Access::Kind::MustWrite);
+  ExprPtr ref = arrayRef(lhs, Access::Kind::Read);
+  Access write = current->accesses[ref->access];
+  write.kind =
+      write.isAffine() ? Access::Kind::MustWrite : Access::Kind::MayWrite;
+  state.scop.arrays[write.array].isWritten = true;
+  ref->access = current->accesses.size();
+  current->accesses.push_back(write);
+  return ref;
+}
+
+bool BodyBuilder::isArrayOrScalarRef(const clang::Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (isa<ArraySubscriptExpr>(e))
+    return true;
+  if (auto *var = varOf(e))
+    return !state.loopOf(var) && !state.paramNames.count(var);
+  return false;
+}
+
+/// Fails, naming the construct, if `e` dereferences a pointer, takes an
+/// address or computes with a pointer.
+void BodyBuilder::refusePointerUse(const clang::Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  refusePointerArithmetic(e);
+  if (auto *un = dyn_cast<UnaryOperator>(e)) {
+    if (un->getOpcode() != UO_Deref && un->getOpcode() != UO_AddrOf)
+      return;
+    const clang::Expr *operand = un->getSubExpr()->IgnoreParenImpCasts();
+    refusePointerArithmetic(operand);
+    state.fail(e->getBeginLoc(), Diag::PointerAccess, state.text(operand),
+               e->getSourceRange());
+  }
+}
+
+} // namespace polycuda::translator::scopbuilder

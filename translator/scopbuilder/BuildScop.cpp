@@ -1,0 +1,133 @@
+//===- BuildScop.cpp - The Scop of one region -----------------------------===//
+//
+// A pre-pass over the region finds the variables it writes and its
+// parameters (integer variables it only reads, array sizes included); then
+// the statements are built in order and the original schedule is set.
+//
+//===----------------------------------------------------------------------===//
+#include "ScopBuilderInternal.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+using namespace clang;
+
+namespace polycuda::translator::scopbuilder {
+
+namespace {
+
+/// Fails at the outermost expression of `root` that has a subexpression
+/// nested deeper than kMaxExpressionDepth. Iterative, unlike every walk it
+/// protects.
+void checkExpressionDepth(BuildState &state, Stmt *root) {
+  struct Item {
+    const Stmt *node;
+    const clang::Expr *outermost; ///< null outside expressions
+    unsigned depth;               ///< expressions from `outermost` down
+  };
+  std::vector<Item> work = {{root, nullptr, 0}};
+  while (!work.empty()) {
+    Item item = work.back();
+    work.pop_back();
+    const auto *e = dyn_cast<clang::Expr>(item.node);
+    const clang::Expr *outermost = item.outermost ? item.outermost : e;
+    unsigned depth = item.depth + (e != nullptr);
+    if (depth > kMaxExpressionDepth)
+      state.fail(state.sm.getExpansionLoc(outermost->getBeginLoc()),
+                 Diag::ExpressionTooDeep, std::to_string(kMaxExpressionDepth));
+    for (const Stmt *child : item.node->children())
+      if (child)
+        work.push_back({child, outermost, depth});
+  }
+}
+
+/// Records the variables written in `stmts` and makes every integer
+/// variable they only read (array sizes included) a parameter.
+void collectVariables(BuildState &state, const std::vector<Stmt *> &stmts) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    std::set<const VarDecl *> &written;
+    std::vector<const VarDecl *> referenced;
+    std::set<const VarDecl *> declaredInside;
+    explicit Collector(std::set<const VarDecl *> &w) : written(w) {}
+    void noteWrite(clang::Expr *lhs) {
+      if (auto *var = varOf(lhs))
+        written.insert(var);
+    }
+    bool VisitBinaryOperator(BinaryOperator *op) {
+      if (op->isAssignmentOp())
+        noteWrite(op->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *op) {
+      if (op->isIncrementDecrementOp())
+        noteWrite(op->getSubExpr());
+      return true;
+    }
+    bool VisitDeclStmt(DeclStmt *decl) {
+      for (Decl *d : decl->decls())
+        if (auto *var = dyn_cast<VarDecl>(d)) {
+          written.insert(var);
+          declaredInside.insert(var);
+        }
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        referenced.push_back(var);
+      return true;
+    }
+  } collector(state.written);
+  for (Stmt *s : stmts)
+    collector.TraverseStmt(s);
+  // Sizes of variable-length arrays are parameters too, even when the
+  // scop does not mention them otherwise.
+  std::vector<const VarDecl *> referenced = collector.referenced;
+  for (const VarDecl *var : referenced) {
+    QualType type = var->getType();
+    if (auto *parm = dyn_cast<ParmVarDecl>(var))
+      type = parm->getOriginalType();
+    const clang::Type *t = type.getCanonicalType().getTypePtr();
+    while (auto *at = dyn_cast<clang::ArrayType>(t)) {
+      if (auto *vat = dyn_cast<VariableArrayType>(at))
+        if (vat->getSizeExpr())
+          collector.TraverseStmt(const_cast<clang::Expr *>(vat->getSizeExpr()));
+      t = at->getElementType().getCanonicalType().getTypePtr();
+    }
+  }
+  polyhedral::Scop &scop = state.scop;
+  for (const VarDecl *var : collector.referenced) {
+    if (state.written.count(var) || state.paramNames.count(var))
+      continue;
+    if (!var->getType()->isIntegerType())
+      continue;
+    std::string name = state.freshIslName(var->getName().str());
+    state.paramNames[var] = name;
+    scop.params.push_back(name);
+    scop.paramSourceNames.push_back(var->getName().str());
+  }
+}
+
+} // namespace
+
+void buildScop(ASTContext &ast, polyhedral::Scop &scop,
+               const std::vector<Stmt *> &stmts, FunctionDecl *function,
+               unsigned endOffset) {
+  BuildState state(ast, scop);
+  for (Stmt *s : stmts)
+    checkExpressionDepth(state, s);
+  collectVariables(state, stmts);
+  std::string paramList;
+  for (const std::string &p : scop.params)
+    paramList += (paramList.empty() ? "" : ", ") + p;
+  state.paramPrefix = "[" + paramList + "] -> ";
+  scop.context = isl::set(scop.ctx, state.paramPrefix + "{ : }");
+
+  AffineBuilder affine(state);
+  ArrayBuilder arrays(state, affine);
+  BodyBuilder bodies(state, affine, arrays);
+  StatementBuilder statements(state, affine, arrays, bodies);
+  statements.build(stmts);
+  statements.finish();
+  arrays.markUsedAfter(function, endOffset);
+}
+
+} // namespace polycuda::translator::scopbuilder

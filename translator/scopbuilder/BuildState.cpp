@@ -1,0 +1,83 @@
+//===- BuildState.cpp - What the parts of the scop builder share ----------===//
+#include "ScopBuilderInternal.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+using namespace clang;
+
+namespace polycuda::translator::scopbuilder {
+
+namespace {
+
+const std::set<std::string> kIslKeywords = {
+    "and", "or", "not", "exists", "min", "max", "floor", "ceil", "mod",
+    "true", "false", "infty", "NaN", "implies", "xor", "rat", "cst"};
+
+} // namespace
+
+void BuildState::fail(SourceLocation loc, Diag diag, StringRef arg,
+                      SourceRange range) {
+  if (probing)
+    throw NotAffine();
+  report(diags, loc, diag, arg, range);
+  throw Abandon();
+}
+
+std::string BuildState::text(const clang::Expr *e) const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  e->printPretty(os, nullptr, ast.getPrintingPolicy());
+  return os.str();
+}
+
+polyhedral::SourceLoc BuildState::locOf(SourceLocation loc) const {
+  PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  polyhedral::SourceLoc result;
+  if (p.isValid()) {
+    result.file = p.getFilename();
+    result.line = p.getLine();
+    result.col = p.getColumn();
+  }
+  return result;
+}
+
+std::optional<llvm::APSInt>
+BuildState::constantOf(const clang::Expr *e) const {
+  clang::Expr::EvalResult result;
+  if (!e->isValueDependent() && e->EvaluateAsInt(result, ast))
+    return result.Val.getInt();
+  return std::nullopt;
+}
+
+const Loop *BuildState::loopOf(const VarDecl *var) const {
+  for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+    if (it->var == var)
+      return &*it;
+  return nullptr;
+}
+
+std::string BuildState::iterationTuple(const std::string &name) const {
+  std::string tuple = name + "[";
+  for (size_t i = 0; i < loops.size(); ++i)
+    tuple += (i ? ", " : "") + loops[i].name;
+  return tuple + "]";
+}
+
+std::string BuildState::freshIslName(const std::string &base) {
+  std::string name = base;
+  if (kIslKeywords.count(name))
+    name = "_" + name;
+  std::string candidate = name;
+  for (int i = 1; usedIslNames.count(candidate); ++i)
+    candidate = name + "_" + std::to_string(i);
+  usedIslNames.insert(candidate);
+  return candidate;
+}
+
+const VarDecl *varOf(const clang::Expr *e) {
+  if (auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(ref->getDecl());
+  return nullptr;
+}
+
+} // namespace polycuda::translator::scopbuilder

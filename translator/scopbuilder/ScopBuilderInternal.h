@@ -1,0 +1,279 @@
+//===- ScopBuilderInternal.h - The parts of the scop builder ----*- C++ -*-===//
+//
+// Internal to the front end (see ScopBuilder.h): how the Scop of one region
+// is built from the Clang AST, split by concern.
+//
+//   BuildState        what every part shares: the scop under construction,
+//                     the loops and conditions around the statement being
+//                     built, parameter and isl names, failing with a
+//                     diagnostic (BuildState.cpp)
+//   AffineBuilder     Clang expressions as isl affine expressions and
+//                     conditions, in isl syntax (AffineBuilder.cpp)
+//   ArrayBuilder      arrays and scalars from their declarations: extents,
+//                     element types (ArrayBuilder.cpp)
+//   BodyBuilder       statement bodies as polyhedral::Expr trees, and the
+//                     accesses of their references (BodyBuilder.cpp)
+//   StatementBuilder  statements, blocks, loops and ifs: domains and schedule
+//                     positions (StatementBuilder.cpp)
+//   buildScop         the driver: the variables of the region, then the
+//                     parts above in order (BuildScop.cpp)
+//
+// Everything the builder cannot model is reported as a located diagnostic,
+// after which Abandon is thrown.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_TRANSLATOR_SCOPBUILDER_SCOPBUILDERINTERNAL_H
+#define POLYCUDA_TRANSLATOR_SCOPBUILDER_SCOPBUILDERINTERNAL_H
+
+#include "Diagnostics.h"
+#include "Scop.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace polycuda::translator::scopbuilder {
+
+/// Deeper nests make exact dependence analysis take minutes (its cost grows
+/// steeply with the number of schedule dimensions).
+constexpr size_t kMaxLoopDepth = 16;
+
+/// The walks over an expression (here, in clang's constant evaluator, in
+/// scalar expansion and in the printers) recurse once per level; deeper
+/// expressions would overflow the stack (a sum of 20,000 terms did, and
+/// 5,000 under AddressSanitizer).
+constexpr unsigned kMaxExpressionDepth = 1000;
+
+/// Thrown to abandon a scop after a diagnostic was reported.
+struct Abandon {};
+
+/// Thrown instead of reporting while a subscript is only probed for being
+/// affine (AffineBuilder::expressionOrNone).
+struct NotAffine {};
+
+/// A loop around the statement being built.
+struct Loop {
+  const clang::VarDecl *var;
+  std::string name;
+  bool reversed;
+  polyhedral::SourceLoc loc; ///< the `for` keyword
+};
+
+/// The state of one scop being built, shared by every part of the builder.
+struct BuildState {
+  BuildState(clang::ASTContext &astContext, polyhedral::Scop &scop)
+      : ast(astContext), sm(astContext.getSourceManager()),
+        diags(astContext.getDiagnostics()), scop(scop) {}
+
+  clang::ASTContext &ast;
+  clang::SourceManager &sm;
+  clang::DiagnosticsEngine &diags;
+  polyhedral::Scop &scop;
+  /// `[p, ...] -> ` in front of every isl set and map of the scop.
+  std::string paramPrefix;
+
+  /// Variables written anywhere in the scop.
+  std::set<const clang::VarDecl *> written;
+  /// The isl names of the parameters.
+  std::map<const clang::VarDecl *, std::string> paramNames;
+
+  /// The loops around the statement being built, outermost first.
+  std::vector<Loop> loops;
+  /// The conditions on them (a conjunction, isl syntax).
+  std::vector<std::string> constraints;
+
+  /// Set while expressionOrNone probes a subscript: fail() reports nothing.
+  bool probing = false;
+
+  /// Reports `diag` and abandons the scop (throws NotAffine instead while
+  /// probing).
+  [[noreturn]] void fail(clang::SourceLocation loc, Diag diag,
+                         llvm::StringRef arg = "",
+                         clang::SourceRange range = clang::SourceRange());
+
+  /// `e` as written (pretty-printed) for diagnostics.
+  std::string text(const clang::Expr *e) const;
+  polyhedral::SourceLoc locOf(clang::SourceLocation loc) const;
+  /// The value of `e` if it is an integer constant expression.
+  std::optional<llvm::APSInt> constantOf(const clang::Expr *e) const;
+  /// The innermost loop around the current statement whose variable is
+  /// `var`, or null.
+  const Loop *loopOf(const clang::VarDecl *var) const;
+  /// `name[i, j, ...]` over the iterators of the loops around.
+  std::string iterationTuple(const std::string &name) const;
+
+  /// An isl name for `base` that is no isl keyword and in use by no other
+  /// name until it is released.
+  std::string freshIslName(const std::string &base);
+  void releaseIslName(const std::string &name) { usedIslNames.erase(name); }
+
+private:
+  std::set<std::string> usedIslNames;
+};
+
+/// The variable that `e` names (parentheses and implicit casts aside), or
+/// null.
+const clang::VarDecl *varOf(const clang::Expr *e);
+
+/// Clang expressions as affine expressions and conditions in isl syntax, in
+/// terms of the loop iterators and parameters of the state.
+class AffineBuilder {
+public:
+  explicit AffineBuilder(BuildState &state) : state(state) {}
+
+  /// `e` in isl syntax; fails with `diag` if it is not affine.
+  std::string expression(const clang::Expr *e, Diag diag);
+  /// `e` in isl syntax if it is affine (as `expression` accepts it), otherwise
+  /// nothing, and nothing is reported: a written scalar, a product of
+  /// variables, a division whose dividend may be negative, an array read.
+  std::optional<std::string> expressionOrNone(const clang::Expr *e);
+  /// An affine condition in isl syntax.
+  std::string condition(const clang::Expr *e);
+
+private:
+  BuildState &state;
+
+  std::string variable(const clang::DeclRefExpr *ref, Diag diag);
+  std::optional<std::string> binary(const clang::BinaryOperator *bin,
+                                    Diag diag);
+  std::optional<std::string> minMax(const clang::ConditionalOperator *cond,
+                                    Diag diag);
+  std::optional<std::string> minMax(const clang::CallExpr *call, Diag diag);
+  void requireNonNegative(const std::string &dividend, const clang::Expr *e);
+};
+
+/// The element type of a C type, if polycuda supports it.
+std::optional<polyhedral::ElemType> elemTypeOf(clang::QualType type);
+
+/// `{ A[a] : 0 <= a_d < extent_d }` for the dimensions d in which
+/// `access` has a non-affine subscript, unconstrained in the others.
+isl::set wholeExtent(const polyhedral::Array &array,
+                     const polyhedral::Access &access);
+
+/// The arrays (scalars included) of the scop, created from their
+/// declarations on first use.
+class ArrayBuilder {
+public:
+  ArrayBuilder(BuildState &state, AffineBuilder &affine)
+      : state(state), affine(affine) {}
+
+  /// The array for `var`, created on first use.
+  unsigned arrayFor(const clang::VarDecl *var, clang::SourceLocation useLoc);
+  /// `var` is declared inside the scop.
+  void declareLocal(const clang::VarDecl *var) { localVars.insert(var); }
+  /// Marks the scalars whose value may be needed after the scop: globals,
+  /// statics and locals referenced after `endOffset` in `function`.
+  void markUsedAfter(clang::FunctionDecl *function, unsigned endOffset);
+
+private:
+  BuildState &state;
+  AffineBuilder &affine;
+  std::map<const clang::VarDecl *, unsigned> arrayIds;
+  std::set<const clang::VarDecl *> localVars;
+
+  isl::pw_aff extentOf(const clang::ArrayType *type, bool first,
+                       const clang::VarDecl *var, polyhedral::Array &array);
+};
+
+/// A new node of `kind`.
+polyhedral::ExprPtr makeExpr(polyhedral::Expr::Kind kind);
+
+/// The bodies of statements (`lhs op rhs`) as polyhedral::Expr trees, and
+/// an Access of the statement for every reference to an array element or
+/// scalar in them.
+class BodyBuilder {
+public:
+  BodyBuilder(BuildState &state, AffineBuilder &affine, ArrayBuilder &arrays)
+      : state(state), affine(affine), arrays(arrays) {}
+
+  /// Fills `stmt` from the assignment `e`; `rhsValue`, when given, replaces
+  /// the right-hand side (the target of the inner assignment of a chain).
+  void assignment(polyhedral::Statement &stmt, const clang::Expr *e,
+                  const clang::Expr *rhsValue);
+  /// Fills `stmt` from the initialization of `var`, declared in the scop.
+  void initialization(polyhedral::Statement &stmt, const clang::VarDecl *var);
+  /// Fails if `e` is arithmetic on a pointer.
+  void refusePointerArithmetic(const clang::Expr *e);
+
+private:
+  BuildState &state;
+  AffineBuilder &affine;
+  ArrayBuilder &arrays;
+  /// The statement whose body is being built.
+  polyhedral::Statement *current = nullptr;
+
+  polyhedral::ExprPtr value(const clang::Expr *e);
+  polyhedral::ExprPtr literal(const clang::Expr *e);
+  polyhedral::ExprPtr reference(const clang::DeclRefExpr *ref);
+  polyhedral::ExprPtr explicitCast(const clang::CStyleCastExpr *cast);
+  polyhedral::ExprPtr operation(const clang::Expr *e);
+  polyhedral::ExprPtr mathCall(const clang::CallExpr *call);
+  polyhedral::ExprPtr arrayRef(const clang::Expr *e,
+                               polyhedral::Access::Kind kind);
+  polyhedral::ExprPtr writeRef(const clang::Expr *lhs, bool alsoRead);
+  bool isArrayOrScalarRef(const clang::Expr *e);
+  void refusePointerUse(const clang::Expr *e);
+  [[noreturn]] void refuseExpressionStatement(const clang::Expr *e);
+};
+
+/// The statements of the scop, with the blocks, loops and ifs around them:
+/// their domains and their positions in the original schedule.
+class StatementBuilder {
+public:
+  StatementBuilder(BuildState &state, AffineBuilder &affine,
+                   ArrayBuilder &arrays, BodyBuilder &bodies)
+      : state(state), affine(affine), arrays(arrays), bodies(bodies) {}
+
+  /// Builds the statements at the top level of the scop, in order.
+  void build(const std::vector<clang::Stmt *> &stmts);
+  /// Sets the scop's original schedule from the statements built.
+  void finish();
+
+private:
+  BuildState &state;
+  AffineBuilder &affine;
+  ArrayBuilder &arrays;
+  BodyBuilder &bodies;
+
+  /// Position of the current statement at each loop level, outermost
+  /// first (the 2d+1 schedule's constant dimensions).
+  std::vector<int> beta = {0};
+  /// Where the statement after the last one built goes at its level.
+  int nextPosition = 0;
+  std::vector<std::pair<std::string, std::vector<std::string>>> schedules;
+  unsigned maxDepth = 0;
+  /// The statement being built.
+  polyhedral::Statement *current = nullptr;
+
+  void buildStmt(clang::Stmt *s, int position);
+  void buildBody(clang::Stmt *body);
+  void buildFor(clang::ForStmt *loop);
+  void buildIf(clang::IfStmt *branch);
+  void buildAssignment(const clang::Expr *e,
+                       const clang::Expr *rhsValue = nullptr);
+  void buildDecl(clang::DeclStmt *decl);
+  std::pair<const clang::VarDecl *, const clang::Expr *>
+  loopInit(clang::ForStmt *loop);
+  void checkNotModified(clang::Stmt *body, const clang::VarDecl *var);
+  polyhedral::Statement &newStatement(clang::SourceLocation loc);
+  void finishStatement();
+};
+
+/// Builds `scop` from `stmts`, the statements of one region of `function`
+/// that ends at byte offset `endOffset`. Throws Abandon after reporting a
+/// diagnostic.
+void buildScop(clang::ASTContext &ast, polyhedral::Scop &scop,
+               const std::vector<clang::Stmt *> &stmts,
+               clang::FunctionDecl *function, unsigned endOffset);
+
+} // namespace polycuda::translator::scopbuilder
+
+#endif

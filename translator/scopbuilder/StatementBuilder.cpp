@@ -1,0 +1,356 @@
+//===- StatementBuilder.cpp - Statements, loops and their schedule --------===//
+//
+// Walks the statements of a scop: every assignment (or initialized
+// declaration) is a polyhedral Statement whose domain is the conjunction of
+// the bounds of the loops and the conditions of the ifs around it, and
+// whose place in the original program is a 2d+1 schedule: the position at
+// each level (beta) interleaved with the loop iterators.
+//
+//===----------------------------------------------------------------------===//
+#include "ScopBuilderInternal.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+
+using namespace clang;
+
+namespace polycuda::translator::scopbuilder {
+
+namespace {
+
+/// The inner assignment of a chained assignment `x = (y = v)` (any
+/// assignment operator on either side), or null.
+const BinaryOperator *chainedAssignment(const clang::Expr *e) {
+  auto *outer = dyn_cast<BinaryOperator>(e->IgnoreParens());
+  if (!outer || !outer->isAssignmentOp())
+    return nullptr;
+  auto *inner =
+      dyn_cast<BinaryOperator>(outer->getRHS()->IgnoreParenImpCasts());
+  return inner && inner->isAssignmentOp() ? inner : nullptr;
+}
+
+/// How a statement kind is named in diagnostics.
+std::string describe(const Stmt *s) {
+  if (isa<WhileStmt>(s))
+    return "a 'while' loop";
+  if (isa<DoStmt>(s))
+    return "a 'do' loop";
+  if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
+    return "'goto'";
+  if (isa<LabelStmt>(s))
+    return "a label";
+  if (isa<BreakStmt>(s))
+    return "'break'";
+  if (isa<ContinueStmt>(s))
+    return "'continue'";
+  if (isa<ReturnStmt>(s))
+    return "'return'";
+  if (isa<SwitchStmt>(s))
+    return "'switch'";
+  return std::string("'") + s->getStmtClassName() + "'";
+}
+
+/// The constant step by which the increment `inc` of a loop changes its
+/// variable `var`: `i++`, `i--`, `i += c`, `i -= c`, `i = i + c` or
+/// `i = i - c`; nothing for any other increment.
+std::optional<long> constantStep(const clang::Expr *inc, const VarDecl *var,
+                                 const BuildState &state) {
+  std::optional<long> step;
+  if (auto *un = dyn_cast<UnaryOperator>(inc)) {
+    if (varOf(un->getSubExpr()) == var)
+      step = un->isIncrementOp() ? 1 : -1;
+  } else if (auto *cop = dyn_cast<CompoundAssignOperator>(inc)) {
+    if (varOf(cop->getLHS()) == var)
+      if (auto c = state.constantOf(cop->getRHS())) {
+        if (cop->getOpcode() == BO_AddAssign)
+          step = c->getExtValue();
+        else if (cop->getOpcode() == BO_SubAssign)
+          step = -c->getExtValue();
+      }
+  } else if (auto *bin = dyn_cast<BinaryOperator>(inc)) {
+    if (bin->getOpcode() == BO_Assign && varOf(bin->getLHS()) == var)
+      if (auto *sum = dyn_cast<BinaryOperator>(
+              bin->getRHS()->IgnoreParenImpCasts())) {
+        if (varOf(sum->getLHS()) == var)
+          if (auto c = state.constantOf(sum->getRHS())) {
+            if (sum->getOpcode() == BO_Add)
+              step = c->getExtValue();
+            else if (sum->getOpcode() == BO_Sub)
+              step = -c->getExtValue();
+          }
+      }
+  }
+  return step;
+}
+
+} // namespace
+
+void StatementBuilder::build(const std::vector<Stmt *> &stmts) {
+  // Like buildBody: an if/else, a block or a chain takes several positions.
+  int position = 0;
+  for (Stmt *s : stmts) {
+    buildStmt(s, position);
+    position = nextPosition;
+  }
+}
+
+void StatementBuilder::buildStmt(Stmt *s, int position) {
+  beta.back() = position;
+  if (auto *compound = dyn_cast<CompoundStmt>(s)) {
+    // A nested block is transparent: its statements continue the sequence
+    // at this level.
+    int i = position;
+    for (Stmt *child : compound->body()) {
+      buildStmt(child, i);
+      i = nextPosition;
+    }
+    nextPosition = i;
+    return;
+  }
+  if (isa<NullStmt>(s)) {
+    nextPosition = position;
+    return;
+  }
+  if (auto *e = dyn_cast<clang::Expr>(s)) {
+    if (const BinaryOperator *inner = chainedAssignment(e)) {
+      // `x = y = v`: C assigns y, then x the value y then holds; two
+      // statements in that order (longer chains recurse on the inner one).
+      buildStmt(const_cast<BinaryOperator *>(inner), position);
+      int next = nextPosition;
+      beta.back() = next;
+      buildAssignment(e, inner->getLHS());
+      nextPosition = next + 1;
+      return;
+    }
+  }
+  if (auto *loop = dyn_cast<ForStmt>(s))
+    buildFor(loop);
+  else if (auto *branch = dyn_cast<IfStmt>(s))
+    buildIf(branch);
+  else if (auto *e = dyn_cast<clang::Expr>(s))
+    buildAssignment(e);
+  else if (auto *decl = dyn_cast<DeclStmt>(s))
+    buildDecl(decl);
+  else
+    state.fail(s->getBeginLoc(), Diag::UnsupportedStatement, describe(s),
+               s->getSourceRange());
+  // Nested statements overwrite nextPosition; this level continues here.
+  if (!isa<IfStmt>(s))
+    nextPosition = position + 1;
+}
+
+void StatementBuilder::buildBody(Stmt *body) {
+  if (auto *compound = dyn_cast<CompoundStmt>(body)) {
+    int i = 0;
+    for (Stmt *child : compound->body()) {
+      buildStmt(child, i);
+      i = nextPosition;
+    }
+  } else {
+    buildStmt(body, 0);
+  }
+}
+
+void StatementBuilder::checkNotModified(Stmt *body, const VarDecl *var) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *var;
+    SourceLocation found;
+    bool check(clang::Expr *e) {
+      if (varOf(e) == var && found.isInvalid())
+        found = e->getBeginLoc();
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *op) {
+      return op->isAssignmentOp() ? check(op->getLHS()) : true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *op) {
+      return op->isIncrementDecrementOp() ? check(op->getSubExpr()) : true;
+    }
+  } finder;
+  finder.var = var;
+  finder.TraverseStmt(body);
+  if (finder.found.isValid())
+    state.fail(finder.found, Diag::IteratorModified, var->getName());
+}
+
+/// The variable of `loop` and its initial value: `i = e` or `int i = e`.
+std::pair<const VarDecl *, const clang::Expr *>
+StatementBuilder::loopInit(ForStmt *loop) {
+  const VarDecl *var = nullptr;
+  const clang::Expr *init = nullptr;
+  if (auto *decl = dyn_cast_or_null<DeclStmt>(loop->getInit())) {
+    if (decl->isSingleDecl())
+      if (auto *v = dyn_cast<VarDecl>(decl->getSingleDecl()))
+        if (v->getInit()) {
+          var = v;
+          init = v->getInit();
+        }
+  } else if (auto *assign =
+                 dyn_cast_or_null<BinaryOperator>(loop->getInit())) {
+    if (assign->getOpcode() == BO_Assign) {
+      var = varOf(assign->getLHS());
+      init = assign->getRHS();
+    }
+  }
+  if (!var || !init)
+    state.fail(loop->getInit() ? loop->getInit()->getBeginLoc()
+                               : loop->getBeginLoc(),
+               Diag::UnsupportedLoopInit);
+  if (!var->getType()->isIntegerType())
+    state.fail(var->getLocation(), Diag::UnsupportedLoopInit);
+  return {var, init};
+}
+
+void StatementBuilder::buildFor(ForStmt *loop) {
+  auto [var, init] = loopInit(loop);
+  // Increment: constant step.
+  std::optional<long> step;
+  const clang::Expr *inc = loop->getInc();
+  if (inc) {
+    inc = inc->IgnoreParens();
+    step = constantStep(inc, var, state);
+  }
+  if (!step || *step == 0)
+    state.fail(inc ? inc->getBeginLoc() : loop->getBeginLoc(),
+               Diag::NonConstantStride);
+  if (!loop->getCond())
+    state.fail(loop->getBeginLoc(), Diag::UnsupportedLoopCondition);
+  checkNotModified(loop->getBody(), var);
+
+  if (state.loops.size() >= kMaxLoopDepth)
+    state.fail(loop->getBeginLoc(), Diag::NestTooDeep,
+               std::to_string(kMaxLoopDepth));
+  std::string lower = affine.expression(init, Diag::NonAffineExpression);
+  std::string name = state.freshIslName(var->getName().str());
+  state.loops.push_back(
+      {var, name, *step < 0, state.locOf(loop->getBeginLoc())});
+  std::vector<std::string> &constraints = state.constraints;
+  size_t saved = constraints.size();
+  if (*step > 0)
+    constraints.push_back("(" + name + " >= " + lower + ")");
+  else
+    constraints.push_back("(" + name + " <= " + lower + ")");
+  long stride = *step > 0 ? *step : -*step;
+  if (stride > 1)
+    constraints.push_back("(exists (e_" + name + ": " + name + " = " + lower +
+                          " + " + std::to_string(stride) + " * e_" + name +
+                          "))");
+  constraints.push_back(affine.condition(loop->getCond()));
+  beta.push_back(0);
+  buildBody(loop->getBody());
+  beta.pop_back();
+  constraints.resize(saved);
+  state.loops.pop_back();
+  state.releaseIslName(name);
+}
+
+void StatementBuilder::buildIf(IfStmt *branch) {
+  if (branch->getInit() || branch->getConditionVariable())
+    state.fail(branch->getBeginLoc(), Diag::UnsupportedStatement,
+               "an if with a declaration");
+  std::string cond = affine.condition(branch->getCond());
+  int position = beta.back();
+  std::vector<std::string> &constraints = state.constraints;
+  size_t saved = constraints.size();
+  constraints.push_back(cond);
+  buildStmt(branch->getThen(), position);
+  int next = nextPosition;
+  constraints.resize(saved);
+  if (Stmt *otherwise = branch->getElse()) {
+    constraints.push_back("(not " + cond + ")");
+    buildStmt(otherwise, next);
+    next = nextPosition;
+    constraints.resize(saved);
+  }
+  nextPosition = next;
+}
+
+/// An assignment statement; `rhsValue`, when given, replaces the right-hand
+/// side (the target of the inner assignment of a chain).
+void StatementBuilder::buildAssignment(const clang::Expr *e,
+                                       const clang::Expr *rhsValue) {
+  e = e->IgnoreParens();
+  bodies.refusePointerArithmetic(e);
+  polyhedral::Statement &stmt = newStatement(e->getBeginLoc());
+  bodies.assignment(stmt, e, rhsValue);
+  finishStatement();
+}
+
+void StatementBuilder::buildDecl(DeclStmt *decl) {
+  for (Decl *d : decl->decls()) {
+    auto *var = dyn_cast<VarDecl>(d);
+    if (!var)
+      state.fail(d->getLocation(), Diag::UnsupportedStatement,
+                 "a declaration");
+    arrays.declareLocal(var);
+    if (!var->getInit())
+      continue;
+    polyhedral::Statement &stmt = newStatement(var->getLocation());
+    bodies.initialization(stmt, var);
+    finishStatement();
+  }
+}
+
+polyhedral::Statement &StatementBuilder::newStatement(SourceLocation loc) {
+  polyhedral::Statement stmt;
+  stmt.domain = state.scop.context; // replaced in finishStatement
+  stmt.name = "S" + std::to_string(state.scop.statements.size());
+  stmt.loc = state.locOf(loc);
+  for (const Loop &loop : state.loops) {
+    stmt.iterators.push_back(loop.name);
+    stmt.sourceIterators.push_back(loop.var->getName().str());
+    stmt.loopLocs.push_back(loop.loc);
+  }
+  stmt.beta = beta;
+  state.scop.statements.push_back(stmt);
+  current = &state.scop.statements.back();
+  return *current;
+}
+
+void StatementBuilder::finishStatement() {
+  polyhedral::Scop &scop = state.scop;
+  const std::vector<Loop> &loops = state.loops;
+  std::string cond;
+  for (const std::string &c : state.constraints)
+    cond += (cond.empty() ? "" : " and ") + c;
+  std::string tuple = state.iterationTuple(current->name);
+  std::string text = state.paramPrefix + "{ " + tuple +
+                     (cond.empty() ? "" : " : " + cond) + " }";
+  current->domain = isl::set(scop.ctx, text);
+  if (current->domain.is_empty()) {
+    // Never executed (e.g. under `if (i != i)`): nothing to model.
+    scop.statements.pop_back();
+    current = nullptr;
+    return;
+  }
+  maxDepth = std::max<unsigned>(maxDepth, loops.size());
+  // Domain-restricted accesses.
+  for (polyhedral::Access &access : current->accesses)
+    access.relation = access.relation.intersect_domain(current->domain);
+  std::vector<std::string> sched;
+  for (size_t d = 0; d < loops.size(); ++d) {
+    sched.push_back(std::to_string(beta[d]));
+    sched.push_back(loops[d].reversed ? "-" + loops[d].name : loops[d].name);
+  }
+  sched.push_back(std::to_string(beta[loops.size()]));
+  schedules.push_back({tuple, sched});
+  current = nullptr;
+}
+
+void StatementBuilder::finish() {
+  polyhedral::Scop &scop = state.scop;
+  // Pad the 2d+1 schedules to a common length.
+  unsigned length = 2 * maxDepth + 1;
+  scop.originalSchedule = isl::union_map::empty(scop.ctx);
+  for (auto &[tuple, dims] : schedules) {
+    while (dims.size() < length)
+      dims.push_back("0");
+    std::string range;
+    for (const std::string &d : dims)
+      range += (range.empty() ? "" : ", ") + d;
+    scop.originalSchedule = scop.originalSchedule.unite(
+        isl::union_map(isl::map(scop.ctx, state.paramPrefix + "{ " + tuple +
+                                              " -> [" + range + "] }")));
+  }
+}
+
+} // namespace polycuda::translator::scopbuilder
