@@ -72,25 +72,16 @@ isl::union_map filterStatements(
         &keep) {
   isl::union_map result = isl::union_map::empty(relation.ctx());
   for (const isl::map &map : mapsOf(relation)) {
-    isl_space *space = isl_map_get_space(map.get());
+    std::string from, to;
     if (tagged) {
-      isl_space *domain = isl_space_domain(isl_space_copy(space));
-      isl_space *range = isl_space_range(space);
-      domain = isl_space_unwrap(domain);
-      bool hasRange = isl_space_is_wrapping(range);
-      range = hasRange ? isl_space_unwrap(range) : range;
-      std::string from = isl_space_get_tuple_name(domain, isl_dim_in);
-      std::string to =
-          hasRange ? isl_space_get_tuple_name(range, isl_dim_in) : from;
-      isl_space_free(domain);
-      isl_space_free(range);
-      if (keep(from, to))
-        result = result.unite(isl::union_map(map));
-      continue;
+      // `[S[i] -> ref[]] -> [T[j] -> ref[]]`, or `[S[i] -> ref[]] -> A[a]`.
+      from = domainName(map.domain().unwrap());
+      isl::set range = map.range();
+      to = range.is_wrapping() ? domainName(range.unwrap()) : from;
+    } else {
+      from = domainName(map);
+      to = rangeName(map);
     }
-    std::string from = isl_space_get_tuple_name(space, isl_dim_in);
-    std::string to = isl_space_get_tuple_name(space, isl_dim_out);
-    isl_space_free(space);
     if (keep(from, to))
       result = result.unite(isl::union_map(map));
   }

@@ -38,9 +38,7 @@ std::vector<isl::set> broadcastPlanes(const Statement &stmt,
     return planes;
   unsigned domainEqs = affineHullEqualities(stmt.domain).size();
   for (const isl::map &map : mapsOf(flow)) {
-    const char *from = isl_map_get_tuple_name(map.get(), isl_dim_in);
-    const char *to = isl_map_get_tuple_name(map.get(), isl_dim_out);
-    if (!from || !to || stmt.name != from || stmt.name != to)
+    if (stmt.name != domainName(map) || stmt.name != rangeName(map))
       continue;
     isl::map sameOuter = equateLeading(map, 1);
     for (const isl::basic_map &piece : basicMapsOf(map)) {
@@ -69,19 +67,9 @@ std::vector<isl::set> broadcastPlanes(const Statement &stmt,
 /// `{ x : e(x) < 0 }` (sign -1) or `{ x : e(x) > 0 }` (sign +1) for the plane
 /// `{ x : e(x) = 0 }`.
 isl::set sideOf(const isl::set &plane, int sign) {
-  isl_basic_set *hull = isl_set_affine_hull(plane.copy());
-  isl_constraint_list *list = isl_basic_set_get_constraint_list(hull);
-  isl_constraint *eq = isl_constraint_list_get_constraint(list, 0);
-  isl_aff *e = isl_constraint_get_aff(eq);
-  if (sign > 0)
-    e = isl_aff_neg(e);
-  // e < 0  <=>  -e - 1 >= 0
-  isl_aff *shifted = isl_aff_add_constant_si(isl_aff_neg(e), -1);
-  isl_constraint_free(eq);
-  isl_constraint_list_free(list);
-  isl_basic_set_free(hull);
-  return isl::manage(isl_set_from_basic_set(isl_basic_set_from_constraint(
-      isl_inequality_from_aff(shifted))));
+  isl::pw_aff e = firstHullEquality(plane);
+  isl::pw_aff zero = constantOn(plane.get_space(), 0);
+  return sign > 0 ? e.gt_set(zero) : e.lt_set(zero);
 }
 
 /// `stmt` restricted to `part`, renamed `name`.
@@ -89,14 +77,12 @@ Statement restrictTo(const Statement &stmt, const isl::set &part,
                      const std::string &name) {
   Statement piece = stmt;
   piece.name = name;
-  isl::set domain = isl::manage(isl_set_set_tuple_name(
-      coalesced(stmt.domain.intersect(part)).release(), name.c_str()));
+  isl::set domain =
+      withTupleName(coalesced(stmt.domain.intersect(part)), name);
   piece.domain = domain;
   for (Access &access : piece.accesses)
-    access.relation = isl::manage(isl_map_set_tuple_name(
-                                      access.relation.copy(), isl_dim_in,
-                                      name.c_str()))
-                          .intersect_domain(domain);
+    access.relation =
+        withDomainName(access.relation, name).intersect_domain(domain);
   return piece;
 }
 
@@ -111,9 +97,8 @@ isl::union_map renameTags(const isl::map &rename, const std::string &from,
         namedSetSpace(rename.ctx(), from + suffix, 0));
     isl::set target =
         isl::set::universe(namedSetSpace(rename.ctx(), to + suffix, 0));
-    result = result.unite(isl::union_map(isl::manage(isl_map_product(
-        rename.copy(),
-        isl_map_from_domain_and_range(source.release(), target.release())))));
+    result = result.unite(isl::union_map(
+        rename.product(mapFromDomainAndRange(source, target))));
   }
   return result;
 }
@@ -140,43 +125,35 @@ std::vector<std::string> splitIndexSets(Scop &scop) {
   return splitIndexSets(scop, cache);
 }
 
-std::vector<std::string> splitIndexSets(Scop &scop, DependenceCache &cache) {
-  std::vector<std::string> report;
-  // The dependence analysis runs once, on the original statements; later
-  // rounds rename its result. `rename` maps each original statement's
-  // instances to the piece that now holds them, `origin` names the original
-  // statement of each piece.
-  const Dependences original = computeDependences(scop, cache);
-  if (!original.complete)
-    return report;
-  const auto originalParts = cache.parts;
-  std::map<std::string, isl::map> rename;
-  std::map<std::string, std::string> origin;
-  std::map<std::string, size_t> refs;
-  for (const Statement &stmt : scop.statements) {
-    rename.emplace(stmt.name,
-                   isl::manage(isl_map_identity(isl_space_map_from_set(
-                                   stmt.domain.get_space().release())))
-                       .intersect_domain(stmt.domain));
-    origin[stmt.name] = stmt.name;
-    refs[stmt.name] = stmt.accesses.size();
+namespace {
+
+/// The state of the splitting rounds. The dependence analysis runs once, on
+/// the original statements; later rounds rename its result. `rename` maps
+/// each original statement's instances to the piece that now holds them,
+/// `origin` names the original statement of each piece.
+class Splitter {
+public:
+  Splitter(Scop &scop, DependenceCache &cache) : scop(scop), cache(cache) {
+    originalParts = cache.parts;
+    for (const Statement &stmt : scop.statements) {
+      isl::map identity = isl::set::universe(stmt.domain.get_space())
+                              .identity()
+                              .intersect_domain(stmt.domain);
+      rename.emplace(stmt.name, identity);
+      origin[stmt.name] = stmt.name;
+      refs[stmt.name] = stmt.accesses.size();
+    }
   }
-  Dependences deps = original;
-  for (int round = 0; round < kMaxRounds; ++round) {
+
+  /// Splits every statement with a broadcast plane under `flow` on its
+  /// first plane; false when none has one.
+  bool round(const isl::union_map &flow) {
     std::vector<Statement> next;
     isl::union_map schedule = isl::union_map::empty(scop.ctx);
     bool changed = false;
     for (const Statement &stmt : scop.statements) {
-      isl::map original =
-          scop.originalSchedule
-              .intersect_domain(isl::union_set(stmt.domain))
-              .extract_map(isl::manage(isl_space_map_from_domain_and_range(
-                  stmt.domain.get_space().release(),
-                  isl_space_range(mapsOf(scop.originalSchedule)
-                                      .front()
-                                      .get_space()
-                                      .release()))));
-      std::vector<isl::set> planes = broadcastPlanes(stmt, deps.flow);
+      isl::map original = originalScheduleOf(stmt);
+      std::vector<isl::set> planes = broadcastPlanes(stmt, flow);
       if (planes.empty() ||
           scop.statements.size() + next.size() >= kMaxStatements) {
         next.push_back(stmt);
@@ -184,42 +161,68 @@ std::vector<std::string> splitIndexSets(Scop &scop, DependenceCache &cache) {
         continue;
       }
       // One plane per round; the next round sees the pieces.
-      isl::set plane = planes.front();
-      // The plane and both sides of it: on each side, the plane's instances
-      // run either all before or all after the side's instances in the
-      // original order, so each piece's dependences have one direction.
-      std::vector<std::pair<isl::set, std::string>> parts = {
-          {plane, "_p"}};
-      isl::set rest = stmt.domain.subtract(plane);
-      for (auto [side, suffix] : {std::pair{sideOf(plane, -1), "_l"},
-                                  std::pair{sideOf(plane, +1), "_g"}}) {
-        isl::set part = rest.intersect(side);
-        if (!part.is_empty())
-          parts.push_back({part, suffix});
-      }
-      for (auto &[part, suffix] : parts) {
-        Statement piece = restrictTo(stmt, part, stmt.name + suffix);
-        rename.emplace(piece.name,
-                       isl::manage(isl_map_set_tuple_name(
-                           rename.at(stmt.name)
-                               .intersect_range(part)
-                               .release(),
-                           isl_dim_out, piece.name.c_str())));
-        origin[piece.name] = origin.at(stmt.name);
-        schedule = schedule.unite(isl::union_map(
-            isl::manage(isl_map_set_tuple_name(original.copy(), isl_dim_in,
-                                               piece.name.c_str()))
-                .intersect_domain(piece.domain)));
-        next.push_back(piece);
-      }
-      report.push_back(stmt.name + " (" + stmt.loc.str() + ") split on " +
-                       toString(plane));
+      split(stmt, planes.front(), original, next, schedule);
       changed = true;
     }
     if (!changed)
-      break;
+      return false;
     scop.statements = next;
     scop.originalSchedule = schedule;
+    carryDependences();
+    return true;
+  }
+
+  std::vector<std::string> report;
+
+private:
+  Scop &scop;
+  DependenceCache &cache;
+  std::map<unsigned, std::shared_ptr<const Dependences>> originalParts;
+  std::map<std::string, isl::map> rename;
+  std::map<std::string, std::string> origin;
+  std::map<std::string, size_t> refs;
+
+  isl::map originalScheduleOf(const Statement &stmt) const {
+    isl::space range = mapsOf(scop.originalSchedule).front().get_space().range();
+    isl::space space =
+        mapFromDomainAndRange(isl::set::universe(stmt.domain.get_space()),
+                              isl::set::universe(range))
+            .get_space();
+    return scop.originalSchedule.intersect_domain(isl::union_set(stmt.domain))
+        .extract_map(space);
+  }
+
+  /// Replaces `stmt` by the plane and both sides of it: on each side, the
+  /// plane's instances run either all before or all after the side's
+  /// instances in the original order, so each piece's dependences have one
+  /// direction.
+  void split(const Statement &stmt, const isl::set &plane,
+             const isl::map &original, std::vector<Statement> &next,
+             isl::union_map &schedule) {
+    std::vector<std::pair<isl::set, std::string>> parts = {{plane, "_p"}};
+    isl::set rest = stmt.domain.subtract(plane);
+    for (auto [side, suffix] : {std::pair{sideOf(plane, -1), "_l"},
+                                std::pair{sideOf(plane, +1), "_g"}}) {
+      isl::set part = rest.intersect(side);
+      if (!part.is_empty())
+        parts.push_back({part, suffix});
+    }
+    for (auto &[part, suffix] : parts) {
+      Statement piece = restrictTo(stmt, part, stmt.name + suffix);
+      rename.emplace(piece.name,
+                     withRangeName(rename.at(stmt.name).intersect_range(part),
+                                   piece.name));
+      origin[piece.name] = origin.at(stmt.name);
+      schedule = schedule.unite(isl::union_map(
+          withDomainName(original, piece.name).intersect_domain(piece.domain)));
+      next.push_back(piece);
+    }
+    report.push_back(stmt.name + " (" + stmt.loc.str() + ") split on " +
+                     toString(plane));
+  }
+
+  /// The original statements' dependences, renamed to the pieces.
+  void carryDependences() {
     isl::union_map all = isl::union_map::empty(scop.ctx);
     isl::union_map allTagged = isl::union_map::empty(scop.ctx);
     for (const Statement &piece : scop.statements) {
@@ -232,9 +235,19 @@ std::vector<std::string> splitIndexSets(Scop &scop, DependenceCache &cache) {
     for (auto &[array, part] : originalParts)
       cache.parts[array] = std::make_shared<const Dependences>(
           renameDependences(*part, all, allTagged));
-    deps = computeDependences(scop, cache);
   }
-  return report;
+};
+
+} // namespace
+
+std::vector<std::string> splitIndexSets(Scop &scop, DependenceCache &cache) {
+  Dependences deps = computeDependences(scop, cache);
+  if (!deps.complete)
+    return {};
+  Splitter splitter(scop, cache);
+  for (int round = 0; round < kMaxRounds && splitter.round(deps.flow); ++round)
+    deps = computeDependences(scop, cache);
+  return splitter.report;
 }
 
 } // namespace polycuda::polyhedral

@@ -10,6 +10,7 @@
 #include <isl/set.h>
 #include <isl/union_map.h>
 
+#include <climits>
 #include <exception>
 #include <stdexcept>
 #include <memory>
@@ -537,6 +538,117 @@ isl::schedule subtreeAsSchedule(const isl::schedule_node &node,
     throw std::runtime_error("internal compiler error: unexpected schedule "
                              "tree node in a kernel");
   }
+}
+
+} // namespace polycuda::polyhedral
+
+namespace polycuda::polyhedral {
+
+namespace {
+std::string nameOrEmpty(const char *name) { return name ? name : ""; }
+} // namespace
+
+std::string domainName(const isl::map &map) {
+  return nameOrEmpty(isl_map_get_tuple_name(map.get(), isl_dim_in));
+}
+
+std::string rangeName(const isl::map &map) {
+  return nameOrEmpty(isl_map_get_tuple_name(map.get(), isl_dim_out));
+}
+
+std::string tupleName(const isl::set &set) {
+  return nameOrEmpty(isl_set_get_tuple_name(set.get()));
+}
+
+isl::map withDomainName(const isl::map &map, const std::string &name) {
+  return isl::manage(
+      isl_map_set_tuple_name(map.copy(), isl_dim_in, name.c_str()));
+}
+
+isl::map withRangeName(const isl::map &map, const std::string &name) {
+  return isl::manage(
+      isl_map_set_tuple_name(map.copy(), isl_dim_out, name.c_str()));
+}
+
+isl::set withTupleName(const isl::set &set, const std::string &name) {
+  return isl::manage(isl_set_set_tuple_name(set.copy(), name.c_str()));
+}
+
+isl::map leadingIterators(const isl::set &domain, unsigned depth,
+                          const std::string &name) {
+  isl_space *space = isl_set_get_space(domain.get());
+  unsigned dims = isl_space_dim(space, isl_dim_set);
+  isl_space *range = isl_space_drop_dims(isl_space_copy(space), isl_dim_set,
+                                         depth, dims - depth);
+  range = isl_space_set_tuple_name(range, isl_dim_set, name.c_str());
+  isl_space *mapSpace = isl_space_map_from_domain_and_range(space, range);
+  return equateLeading(isl::manage(isl_map_universe(mapSpace)), depth)
+      .intersect_domain(domain);
+}
+
+isl::aff firstHullEquality(const isl::set &set) {
+  isl_basic_set *hull = isl_set_affine_hull(set.copy());
+  isl_constraint_list *list = isl_basic_set_get_constraint_list(hull);
+  isl_constraint *eq = isl_constraint_list_get_constraint(list, 0);
+  isl_aff *e = isl_constraint_get_aff(eq);
+  isl_constraint_free(eq);
+  isl_constraint_list_free(list);
+  isl_basic_set_free(hull);
+  return isl::manage(e);
+}
+
+isl::pw_aff unionMax(const isl::pw_aff &a, const isl::pw_aff &b) {
+  return isl::manage(isl_pw_aff_union_max(a.copy(), b.copy()));
+}
+
+} // namespace polycuda::polyhedral
+
+namespace polycuda::polyhedral {
+
+namespace {
+/// `v` as a long when it is an integer that fits.
+std::optional<long> integerValue(isl_val *v) {
+  std::optional<long> result;
+  if (v && isl_val_is_int(v) == isl_bool_true) {
+    isl_val *limit = isl_val_int_from_si(isl_val_get_ctx(v), LONG_MAX / 2);
+    isl_val *abs = isl_val_abs(isl_val_copy(v));
+    if (isl_val_le(abs, limit) == isl_bool_true)
+      result = isl_val_get_num_si(v);
+    isl_val_free(abs);
+    isl_val_free(limit);
+  }
+  isl_val_free(v);
+  return result;
+}
+} // namespace
+
+std::optional<AffineTerms> affineTerms(const isl::aff &aff) {
+  isl_aff *raw = aff.get();
+  if (isl_aff_dim(raw, isl_dim_div) != 0)
+    return std::nullopt;
+  AffineTerms terms;
+  std::optional<long> constant =
+      integerValue(isl_aff_get_constant_val(raw));
+  if (!constant)
+    return std::nullopt;
+  terms.constant = *constant;
+  for (int k = 0, n = isl_aff_dim(raw, isl_dim_param); k < n; ++k) {
+    std::optional<long> c =
+        integerValue(isl_aff_get_coefficient_val(raw, isl_dim_param, k));
+    if (!c)
+      return std::nullopt;
+    if (*c != 0)
+      terms.params.push_back(
+          {isl_aff_get_dim_name(raw, isl_dim_param, k), *c});
+  }
+  for (int d = 0, n = isl_aff_dim(raw, isl_dim_in); d < n; ++d) {
+    std::optional<long> c =
+        integerValue(isl_aff_get_coefficient_val(raw, isl_dim_in, d));
+    if (!c)
+      return std::nullopt;
+    terms.inputs.push_back(*c);
+  }
+  return terms;
 }
 
 } // namespace polycuda::polyhedral

@@ -1,7 +1,9 @@
 //===- IslExtras.h - isl helpers missing from isl/cpp.h --------*- C++ -*-===//
 //
-// The only place where isl's C API is called directly; every result is
-// wrapped immediately with isl::manage.
+// What isl's C++ interface (isl 0.25) lacks, wrapping isl's C API; every
+// result is wrapped immediately with isl::manage. The pipeline's stages use
+// isl through these and isl/cpp.h only (the driver also sets up the isl
+// context and prints YAML with the C API, which the C++ one lacks).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POLYCUDA_POLYHEDRAL_ISLEXTRAS_H
@@ -158,6 +160,34 @@ isl::union_pw_aff applyToSchedule(const isl::multi_union_pw_aff &schedule,
 /// constraints to the context of the AST build.
 isl::schedule subtreeAsSchedule(const isl::schedule_node &node,
                                 const isl::union_set &domain);
+
+/// Tuple names ("" for an unnamed tuple) and renamed copies.
+std::string domainName(const isl::map &map);
+std::string rangeName(const isl::map &map);
+std::string tupleName(const isl::set &set);
+isl::map withDomainName(const isl::map &map, const std::string &name);
+isl::map withRangeName(const isl::map &map, const std::string &name);
+isl::set withTupleName(const isl::set &set, const std::string &name);
+/// `{ S[i] -> A[i0, ..., i(depth-1)] }` on `domain` (a statement's
+/// instances): the first `depth` iterators as the element of array `name`.
+isl::map leadingIterators(const isl::set &domain, unsigned depth,
+                          const std::string &name);
+/// `e` of the first equality `e(x) = 0` of the affine hull of `set`.
+isl::aff firstHullEquality(const isl::set &set);
+/// The maximum of `a` and `b` where both are defined, and the defined one
+/// elsewhere.
+isl::pw_aff unionMax(const isl::pw_aff &a, const isl::pw_aff &b);
+
+/// An affine function with integer coefficients: `constant + sum of
+/// params[k].second * params[k].first + sum of inputs[d] * x_d`.
+struct AffineTerms {
+  long constant = 0;
+  std::vector<std::pair<std::string, long>> params;
+  std::vector<long> inputs;
+};
+/// The terms of `aff`, or nullopt when it has integer divisions or
+/// non-integer (or over 64-bit) coefficients.
+std::optional<AffineTerms> affineTerms(const isl::aff &aff);
 
 /// The constant value of `pa` if it has one (on its whole domain).
 std::optional<long> constantValue(const isl::pw_aff &pa);

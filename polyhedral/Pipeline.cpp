@@ -243,6 +243,9 @@ PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
   SourceLoc loc = scop->loc;
   runStage("scalar expansion", loc, options, [&] {
     prepared.expansions = expandScalars(*scop, prepared.dependences);
+    for (ScalarExpansion &expansion :
+         expandArrays(*scop, prepared.dependences))
+      prepared.expansions.push_back(expansion);
   });
   runStage("index-set splitting", loc, options,
            [&] { chooseIndexSetSplit(scop, prepared, options); });

@@ -1,6 +1,6 @@
 //===- ScalarExpansion.h - Privatize scalars by expansion -------*- C++ -*-===//
 //
-// Stage 0 (before dependences): Scop -> Scop.
+// Stage 0 (before dependences): Scop -> Scop. Scalars, then arrays.
 // A scalar written in the scop serializes every loop around its accesses
 // through false (WAR/WAW) dependences. When its value never flows from one
 // iteration of the l outermost common loops to another, is not read before
@@ -28,6 +28,15 @@ struct ScalarExpansion {
 std::vector<ScalarExpansion> expandScalars(Scop &scop, DependenceCache &cache);
 /// The same with a cache of its own (discarded).
 std::vector<ScalarExpansion> expandScalars(Scop &scop);
+
+/// Array expansion: an array whose every value is written and read within
+/// one iteration of the loops around its accesses (doitgen's `sum[p]`, a
+/// temporary per `(r, q)`), and whose reuse across those iterations is what
+/// keeps them sequential, gets a copy per iteration: `sum_x[r][q][p]`. When
+/// its values may be used after the scop, a statement after the scop's
+/// others copies the last iteration's values back (`sum[p] =
+/// sum_x[nr - 1][nq - 1][p]`). Records one entry per array expanded.
+std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache);
 
 } // namespace polycuda::polyhedral
 

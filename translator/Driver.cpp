@@ -216,9 +216,12 @@ bool parseSizes(const std::string &text,
     std::string value;
     unsigned product = 1;
     while (std::getline(values, value, ',')) {
-      unsigned v = std::stoul(value);
+      // More than four digits is out of range (and may not fit stoul).
+      value.erase(0, value.find_first_not_of(" \t"));
+      value.erase(value.find_last_not_of(" \t") + 1);
+      unsigned v = value.size() > 4 ? 1025 : std::stoul(value);
       if (v == 0 || v > 1024) {
-        llvm::errs() << "polycuda: error: block size " << v
+        llvm::errs() << "polycuda: error: block size " << value
                      << " out of range 1..1024 in --sizes\n";
         return false;
       }

@@ -165,6 +165,25 @@ void translateToGpu(ParsedInput &input, const TranslationOptions &options,
     result.regions[i].program = std::move(programs[i]);
 }
 
+/// Every --sizes key names a kernel of some scop; false after an error.
+bool sizesNameKernels(const TranslationOptions &options,
+                      const Translation &result) {
+  for (const auto &[key, sizes] : options.pipeline.mapping.blockSizes) {
+    bool found = false;
+    for (const RegionTranslation &region : result.regions)
+      for (const polyhedral::Kernel &kernel : region.program.kernels)
+        found |= key == kernel.name ||
+                 key == "kernel" + std::to_string(kernel.id);
+    if (!found) {
+      llvm::errs() << "polycuda: error: --sizes names no kernel '" << key
+                   << "'; the kernels are named by their statements (see "
+                      "--explain) or their position (kernel0, ...)\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 bool translate(ParsedInput &input, const TranslationOptions &options,
@@ -172,10 +191,13 @@ bool translate(ParsedInput &input, const TranslationOptions &options,
   if (!prepareRegions(input, options, result))
     return false;
   try {
-    if (options.target == "c")
+    if (options.target == "c") {
       translateToC(input, options, result);
-    else
+    } else {
       translateToGpu(input, options, result);
+      if (!sizesNameKernels(options, result))
+        return false;
+    }
   } catch (const std::exception &e) {
     llvm::errs() << "polycuda: " << e.what() << "\n";
     return false;

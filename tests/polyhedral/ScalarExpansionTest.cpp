@@ -320,5 +320,108 @@ TEST_F(ScalarExpansionTest, ScopWithoutWrittenScalarsIsUnchanged) {
   EXPECT_EQ(3u, scop->arrays.size());
 }
 
+/// doitgen: `for r, q: { for p: { S0: sum[p] = 0; for s: S1: sum[p] +=
+/// A[r][q][s] * C4[s][p]; }  for p: S2: A[r][q][p] = sum[p]; }`, with `sum`
+/// a parameter of the function (its values may be used after the scop).
+std::unique_ptr<Scop> doitgenScop(isl::ctx ctx) {
+  auto scop = newScop(ctx, {"nr", "nq", "np"}, "[nr, nq, np] -> { : }");
+  const char *P = "[nr, nq, np] -> ";
+  auto with = [&](const std::string &text) { return P + text; };
+  addArray(*scop, "A", {with("{ [(nr)] }"), with("{ [(nq)] }"),
+                        with("{ [(np)] }")});
+  addArray(*scop, "C4", {with("{ [(np)] }"), with("{ [(np)] }")});
+  addArray(*scop, "sum", {with("{ [(np)] }")});
+  std::string rq = "0 <= r < nr and 0 <= q < nq and 0 <= p < np";
+  addStatement(*scop, "S0", with("{ S0[r, q, p] : " + rq + " }"),
+               {"r", "q", "p"}, {0, 0, 0, 0},
+               {{Write, "sum", with("{ S0[r, q, p] -> sum[p] }")}});
+  addStatement(*scop, "S1",
+               with("{ S1[r, q, p, s] : " + rq + " and 0 <= s < np }"),
+               {"r", "q", "p", "s"}, {0, 0, 0, 1, 0},
+               {{Read, "sum", with("{ S1[r, q, p, s] -> sum[p] }")},
+                {Read, "A", with("{ S1[r, q, p, s] -> A[r, q, s] }")},
+                {Read, "C4", with("{ S1[r, q, p, s] -> C4[s, p] }")},
+                {Write, "sum", with("{ S1[r, q, p, s] -> sum[p] }")}});
+  addStatement(*scop, "S2", with("{ S2[r, q, p] : " + rq + " }"),
+               {"r", "q", "p"}, {0, 0, 1, 0},
+               {{Read, "sum", with("{ S2[r, q, p] -> sum[p] }")},
+                {Write, "A", with("{ S2[r, q, p] -> A[r, q, p] }")}});
+  scop->originalSchedule = isl::union_map(
+      ctx, with("{ S0[r, q, p] -> [0, r, 0, q, 0, p, 0, 0, 0]; "
+                "S1[r, q, p, s] -> [0, r, 0, q, 0, p, 1, s, 0]; "
+                "S2[r, q, p] -> [0, r, 0, q, 1, p, 0, 0, 0] }"));
+  return scop;
+}
+
+TEST_F(ScalarExpansionTest, DoitgenSumIsExpandedAlongRAndQ) {
+  auto scop = doitgenScop(ctx());
+  polyhedral::DependenceCache cache;
+  std::vector<ScalarExpansion> result = polyhedral::expandArrays(*scop, cache);
+  ASSERT_EQ(1u, result.size());
+  EXPECT_EQ("sum", result[0].array);
+  EXPECT_EQ(2u, result[0].depth) << result[0].reason;
+  // sum_x[r][q][p]: nr x nq x np (where the loops run at all).
+  const polyhedral::Array &copy = array(*scop, "sum_x");
+  ASSERT_EQ(3u, copy.rank());
+  EXPECT_TRUE(copy.isLocal);
+  isl::set some(ctx(), "[nr, nq, np] -> { : nr > 0 and nq > 0 and np > 0 }");
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[nr, nq, np] -> { [(nr)] }")
+                    .intersect_params(some),
+                copy.extents[0].intersect_params(some));
+  EXPECT_ISL_EQ(isl::pw_aff(ctx(), "[nr, nq, np] -> { [(nq)] }")
+                    .intersect_params(some),
+                copy.extents[1].intersect_params(some));
+  EXPECT_ISL_EQ(isl::map(ctx(), "[nr, nq, np] -> { S1[r, q, p, s] -> "
+                                "sum_x[r, q, p] : 0 <= r < nr and 0 <= q < nq "
+                                "and 0 <= p < np and 0 <= s < np }"),
+                access(*scop, "S1", 3).relation);
+  EXPECT_ISL_EQ(isl::map(ctx(), "[nr, nq, np] -> { S2[r, q, p] -> "
+                                "sum_x[r, q, p] : 0 <= r < nr and 0 <= q < nq "
+                                "and 0 <= p < np }"),
+                access(*scop, "S2", 0).relation);
+  // The last iteration's row goes back to sum, after everything else.
+  ASSERT_EQ(4u, scop->statements.size());
+  const polyhedral::Statement &back = scop->statements.back();
+  ASSERT_EQ(2u, back.accesses.size());
+  EXPECT_ISL_EQ(isl::map(ctx(), "[nr, nq, np] -> { " + back.name +
+                                    "[e0] -> sum_x[nr - 1, nq - 1, e0] : "
+                                    "0 <= e0 < np and nr > 0 and nq > 0 }"),
+                back.accesses[0].relation);
+  EXPECT_ISL_EQ(isl::map(ctx(), "[nr, nq, np] -> { " + back.name +
+                                    "[e0] -> sum[e0] : 0 <= e0 < np and "
+                                    "nr > 0 and nq > 0 }"),
+                back.accesses[1].relation);
+  EXPECT_EQ(1, back.beta[0]);
+  // With the expansion, r and q carry no dependence any more.
+  polyhedral::Dependences deps = polyhedral::computeDependences(*scop, cache);
+  ASSERT_TRUE(deps.complete);
+  isl::union_map inLoops = deps.all().intersect_domain(
+      isl::union_set(ctx(), "[nr, nq, np] -> { S0[r, q, p]; S1[r, q, p, s]; "
+                            "S2[r, q, p] }"));
+  for (const isl::map &map : polyhedral::mapsOf(
+           inLoops.intersect_range(isl::union_set(
+               ctx(), "[nr, nq, np] -> { S0[r, q, p]; S1[r, q, p, s]; "
+                      "S2[r, q, p] }"))))
+    EXPECT_TRUE(map.is_subset(polyhedral::equateLeading(map, 2)))
+        << polyhedral::toString(map);
+}
+
+TEST_F(ScalarExpansionTest, ArrayCarryingValuesAcrossIterationsIsKept) {
+  // for t: for i: B[i] = A[i] + B[i]: B's value flows from t to t + 1.
+  auto scop = newScop(ctx(), {"n", "T"}, "[n, T] -> { : }");
+  addArray(*scop, "A", {"[n, T] -> { [(n)] }"});
+  addArray(*scop, "B", {"[n, T] -> { [(n)] }"});
+  addStatement(*scop, "S0", "[n, T] -> { S0[t, i] : 0 <= t < T and 0 <= i < n }",
+               {"t", "i"}, {0, 0, 0},
+               {{Read, "A", "[n, T] -> { S0[t, i] -> A[i] }"},
+                {Read, "B", "[n, T] -> { S0[t, i] -> B[i] }"},
+                {Write, "B", "[n, T] -> { S0[t, i] -> B[i] }"}});
+  scop->originalSchedule =
+      isl::union_map(ctx(), "[n, T] -> { S0[t, i] -> [0, t, 0, i, 0] }");
+  polyhedral::DependenceCache cache;
+  EXPECT_TRUE(polyhedral::expandArrays(*scop, cache).empty());
+  EXPECT_EQ(1u, scop->statements.size());
+}
+
 } // namespace
 } // namespace polycuda::test

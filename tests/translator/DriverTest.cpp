@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "HostPrinter.h"
 #include "Pipeline.h"
+#include "Translation.h"
 #include "RuntimeNames.h"
 
 #include "../polyhedral/IslTestSupport.h"
@@ -103,6 +104,27 @@ TEST_F(DriverTest, CudaOutputHasKernelLaunchAndChecks) {
   EXPECT_EQ(std::string::npos, host.find("<<<")) << host;
   EXPECT_EQ(std::string::npos, host.find("polycuda_cuda_")) << host;
   EXPECT_EQ(std::string::npos, host.find("__global__")) << host;
+}
+
+// --sizes names a kernel by its statements (stable whatever the kernel's
+// position) or by its position; a name that is no kernel's is an error.
+TEST_F(DriverTest, SizesNameKernelsByTheirStatements) {
+  for (const char *key : {"S0", "kernel0"}) {
+    parse(kGemm);
+    translator::TranslationOptions options;
+    options.pipeline.mapping.blockSizes[key] = {16, 4};
+    translator::Translation result;
+    ASSERT_TRUE(translator::translate(input, options, result)) << key;
+    EXPECT_CONTAINS(result.text, "dim3 polycuda_block(16, 4, 1);");
+    ASSERT_EQ(1u, result.regions[0].program.kernels.size());
+    EXPECT_EQ("S0", result.regions[0].program.kernels[0].name);
+    input = ParsedInput();
+  }
+  parse(kGemm);
+  translator::TranslationOptions options;
+  options.pipeline.mapping.blockSizes["S7"] = {16, 4};
+  translator::Translation result;
+  EXPECT_FALSE(translator::translate(input, options, result));
 }
 
 // A min/max subscript is bracketed inside the linearized index: `+` must

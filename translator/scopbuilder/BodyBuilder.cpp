@@ -191,6 +191,11 @@ ExprPtr BodyBuilder::literal(const clang::Expr *e) {
     return n;
   }
   if (auto *lit = dyn_cast<FloatingLiteral>(e)) {
+    // A long double literal (0.1L) would be printed, and computed with,
+    // as a double: refused like a long double cast.
+    if (!elemTypeOf(lit->getType()))
+      state.fail(lit->getBeginLoc(), Diag::UnsupportedType,
+                 lit->getType().getAsString());
     ExprPtr n = makeExpr(Expr::Kind::FloatLit);
     llvm::SmallString<32> str;
     lit->getValue().toString(str, 17, 0, false);

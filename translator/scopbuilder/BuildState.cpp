@@ -44,9 +44,16 @@ polyhedral::SourceLoc BuildState::locOf(SourceLocation loc) const {
 std::optional<llvm::APSInt>
 BuildState::constantOf(const clang::Expr *e) const {
   clang::Expr::EvalResult result;
-  if (!e->isValueDependent() && e->EvaluateAsInt(result, ast))
-    return result.Val.getInt();
-  return std::nullopt;
+  if (e->isValueDependent() || !e->EvaluateAsInt(result, ast))
+    return std::nullopt;
+  // Only values of a 64-bit signed integer: the model computes with them
+  // as such (an unsigned 2^64 - 1 would otherwise become -1, and a loop
+  // bounded by it would silently run no iteration).
+  const llvm::APSInt &value = result.Val.getInt();
+  if (value.isUnsigned() ? value.getActiveBits() > 63
+                         : value.getSignificantBits() > 64)
+    return std::nullopt;
+  return value;
 }
 
 const Loop *BuildState::loopOf(const VarDecl *var) const {
