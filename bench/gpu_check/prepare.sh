@@ -4,6 +4,8 @@
 # and the runtime, so that run.sh can build and check them on a GPU host
 # with nvcc, CMake and Python alone.
 #   prepare.sh [SIZE...]   default sizes: MEDIUM LARGE EXACT LARGEINT
+# POLYCUDA (the translator) and CARRY (the directory) override the defaults,
+# e.g. to translate with an older build for a before/after comparison.
 # EXACT is MEDIUM translated with --fp-contract=off: run.sh compares it with
 # the sequential build at tolerance 0. LARGEINT is LARGE with 32-bit index
 # arithmetic (every `long` of the output made `int` again, except the casts
@@ -11,8 +13,8 @@
 # against LARGE, to show what 64-bit index arithmetic costs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-polycuda=$root/build/translator/polycuda
-carry=$root/bench/gpu_check/carry
+polycuda=${POLYCUDA:-$root/build/translator/polycuda}
+carry=${CARRY:-$root/bench/gpu_check/carry}
 sizes=${*:-MEDIUM LARGE EXACT LARGEINT}
 rm -rf "$carry" && mkdir -p "$carry/generated" "$carry/inputs"
 cp -r "$root/runtime" "$carry/runtime"
@@ -44,5 +46,9 @@ for input in "$root/inputs/"*.c; do
       >> "$carry/translation.csv"
   done
 done
-git -C "$root" rev-parse HEAD > "$carry/commit.txt"
+if [ -n "${POLYCUDA:-}" ]; then
+  echo "translated with $POLYCUDA" > "$carry/commit.txt"
+else
+  git -C "$root" rev-parse HEAD > "$carry/commit.txt"
+fi
 echo "prepared $(ls "$carry/generated" | grep -c '\.cu$') CUDA programs in $carry"

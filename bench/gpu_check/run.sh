@@ -14,15 +14,15 @@ exec > >(tee "$log") 2>&1
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)
 echo "gpu: $gpu"
 echo "commit: $(cat "$carry/commit.txt")"
-cmake -S "$carry" -B /tmp/gpu_check_build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build /tmp/gpu_check_build -j 16 2>&1 | grep -E "error|Error" | head -20
+cmake -S "$carry" -B /tmp/gpu_check_build_$(basename "$carry") -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build /tmp/gpu_check_build_$(basename "$carry") -j 16 2>&1 | grep -E "error|Error" | head -20
 csv=$out/gpu_check.csv
 echo "program,size,verdict,gpu_end_to_end_ms,sequential_ms,launches" > "$csv"
 mkdir -p /tmp/ref
 for input in "$carry/inputs/"*.c; do
   name=$(basename "$input" .c)
   for size in MEDIUM LARGE EXACT LARGEINT; do
-    bin=/tmp/gpu_check_build/${name}_${size}
+    bin=/tmp/gpu_check_build_$(basename "$carry")/${name}_${size}
     if [ ! -x "$bin" ]; then
       [ $size = LARGEINT ] || echo "$name,$size,not-built,," >> "$csv"
       continue
