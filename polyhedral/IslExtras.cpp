@@ -586,6 +586,13 @@ isl::map leadingIterators(const isl::set &domain, unsigned depth,
       .intersect_domain(domain);
 }
 
+isl::map leadingDims(const isl::map &map, unsigned n) {
+  isl_map *raw = map.copy();
+  isl_size dims = isl_map_dim(raw, isl_dim_out);
+  raw = isl_map_project_out(raw, isl_dim_out, n, dims - n);
+  return isl::manage(isl_map_reset_tuple_id(raw, isl_dim_out));
+}
+
 isl::aff firstHullEquality(const isl::set &set) {
   isl_basic_set *hull = isl_set_affine_hull(set.copy());
   isl_constraint_list *list = isl_basic_set_get_constraint_list(hull);

@@ -172,6 +172,9 @@ isl::set withTupleName(const isl::set &set, const std::string &name);
 /// instances): the first `depth` iterators as the element of array `name`.
 isl::map leadingIterators(const isl::set &domain, unsigned depth,
                           const std::string &name);
+/// `{ x -> [y0, ..., y(n-1)] }` from `{ x -> S[y] }`: the first `n` output
+/// dimensions, in an unnamed tuple.
+isl::map leadingDims(const isl::map &map, unsigned n);
 /// `e` of the first equality `e(x) = 0` of the affine hull of `set`.
 isl::aff firstHullEquality(const isl::set &set);
 /// The maximum of `a` and `b` where both are defined, and the defined one

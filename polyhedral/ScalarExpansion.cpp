@@ -418,13 +418,24 @@ isl::union_map between(const isl::union_map &deps,
 std::optional<std::vector<AffineTerms>>
 lastWriterLoops(const Scop &scop, unsigned a, unsigned depth) {
   isl::union_map writes = scop.accesses(false, true, false, a);
-  isl::map time =
-      writes.reverse().apply_range(scop.originalSchedule).as_map();
-  isl::pw_multi_aff last = time.lexmax_pw_multi_aff();
+  isl::union_map time = writes.reverse().apply_range(scop.originalSchedule);
+  // The last write of each element in the original order, and the writer
+  // instance there (the original schedule is injective); a loop's value
+  // is its iterator, not its time dimension (a decreasing loop's is -j).
+  isl::union_map last =
+      isl::union_map(time.as_map().lexmax())
+          .apply_range(scop.originalSchedule.reverse());
+  isl::map loops;
+  for (const isl::map &map : mapsOf(last)) {
+    isl::map mine = leadingDims(map, depth);
+    loops = loops.is_null() ? mine : loops.unite(mine);
+  }
+  if (loops.is_null())
+    return std::nullopt;
+  isl::pw_multi_aff function = loops.coalesce().as_pw_multi_aff();
   std::vector<AffineTerms> result;
   for (unsigned d = 0; d < depth; ++d) {
-    // The 2d+1 schedule: loop d's iterator is time dimension 2d + 1.
-    isl::pw_aff value = coalesced(last.at(2 * d + 1));
+    isl::pw_aff value = coalesced(function.at(d));
     if (isl_pw_aff_n_piece(value.get()) != 1)
       return std::nullopt;
     std::optional<AffineTerms> terms;
