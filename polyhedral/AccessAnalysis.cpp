@@ -20,7 +20,7 @@ namespace {
 /// The piece of `umap` whose domain is statement `name`, or null.
 isl::map pieceOf(const isl::union_map &umap, const std::string &name) {
   for (const isl::map &map : mapsOf(umap))
-    if (isl_map_get_tuple_name(map.get(), isl_dim_in) == name)
+    if (domainTupleName(map) == name)
       return map;
   return isl::map();
 }

@@ -13,11 +13,6 @@
 #include "Check.h"
 #include "IslExtras.h"
 
-#include <isl/ast_build.h>
-#include <isl/ctx.h>
-#include <isl/options.h>
-#include <isl/schedule_node.h>
-
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -67,8 +62,7 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
         hostSchedule.reverse().apply_range(kernel.hostSchedule).as_map();
     POLYCUDA_CHECK(toPrefix.is_single_valued())
         << "host iteration does not determine the prefix of " << name;
-    isl::pw_multi_aff prefix =
-        isl::manage(isl_pw_multi_aff_from_map(toPrefix.release()));
+    isl::pw_multi_aff prefix = toPrefix.as_pw_multi_aff();
     for (unsigned i = 0; i < kernel.hostDepth; ++i)
       args.push_back(build.expr_from(prefix.at(i)));
   }
@@ -77,10 +71,8 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   // kernel's AST assumes them (its context); isl would otherwise have
   // expressed the condition through the loop bounds of the subtree that the
   // launch replaces (a skewed kernel ran where it has no instances).
-  isl::set active =
-      isl::manage(isl_set_from_union_set(hostSchedule.range().release()));
-  args.push_back(isl::manage(
-      isl_ast_build_expr_from_set(build.get(), active.release())));
+  isl::set active = hostSchedule.range().as_set();
+  args.push_back(build.expr_from(active));
   return makeCallNode(build.ctx(), name, args);
 }
 
@@ -88,14 +80,13 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
 /// iterators as parameters, in the order of `program.kernels`.
 void kernelTrees(const GpuProgram &program, const isl::schedule_node &node,
                  std::vector<isl::schedule> &trees) {
-  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_mark) {
-    isl::id id = isl::manage(isl_schedule_node_mark_get_id(node.get()));
-    if (const Kernel *kernel = program.findKernel(id.name())) {
+  if (node.isa<isl::schedule_node_mark>()) {
+    if (const Kernel *kernel = program.findKernel(markId(node).name())) {
       trees[kernel->id] = subtreeAsSchedule(node.child(0), kernel->domain);
       return;
     }
   }
-  for (int i = 0, n = isl_schedule_node_n_children(node.get()); i < n; ++i)
+  for (int i = 0, n = node.n_children(); i < n; ++i)
     kernelTrees(program, node.child(i), trees);
 }
 
@@ -106,18 +97,17 @@ void kernelTrees(const GpuProgram &program, const isl::schedule_node &node,
 /// thread ids in it, isl would hoist conditions on them out of the kernel.
 isl::schedule_node withoutThreadMapping(const GpuProgram &program,
                                         isl::schedule_node node) {
-  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_mark) {
-    isl::id id = isl::manage(isl_schedule_node_mark_get_id(node.get()));
-    if (const Kernel *kernel = program.findKernel(id.name())) {
+  if (node.isa<isl::schedule_node_mark>()) {
+    if (const Kernel *kernel = program.findKernel(markId(node).name())) {
       if (kernel->numMapped == 0)
         return node;
       node = node.child(0);
       for (int i = 0; i < 5; ++i)
-        node = isl::manage(isl_schedule_node_delete(node.release()));
+        node = deleteNode(node);
       return node.parent();
     }
   }
-  for (int i = 0, n = isl_schedule_node_n_children(node.get()); i < n; ++i)
+  for (int i = 0, n = node.n_children(); i < n; ++i)
     node = withoutThreadMapping(program, node.child(i)).parent();
   return node;
 }
@@ -137,29 +127,155 @@ isl::ast_node buildKernelAst(const isl::set &context,
   } catch (const isl::exception_quota &) {
     throw;
   } catch (const isl::exception &) {
-    isl_ctx_reset_error(context.ctx().get());
+    resetError(context.ctx());
     return buildAstFromMap(context, coalesced(tree.get_map()), prefix);
   }
+}
+
+/// The band `band` with its first member split from the others, if it has
+/// others: the node of a band of that member alone.
+isl::schedule_node splitFirstMember(isl::schedule_node band) {
+  if (band.as<isl::schedule_node_band>().n_member() > 1)
+    band = band.as<isl::schedule_node_band>().split(1);
+  return band;
 }
 
 /// Inserts parallel marks above the outermost coincident loops.
 isl::schedule_node markParallel(isl::schedule_node node,
                                 const std::string &prefix) {
-  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band) {
-    if (isCoincident(node, 0)) {
-      if (isl_schedule_node_band_n_member(node.get()) > 1)
-        node = isl::manage(isl_schedule_node_band_split(node.release(), 1));
-      unsigned depth = isl_schedule_node_get_schedule_depth(node.get());
+  if (node.isa<isl::schedule_node_band>()) {
+    bool coincident = isCoincident(node, 0);
+    node = splitFirstMember(node);
+    if (coincident) {
+      unsigned depth = scheduleDepth(node);
       return node.insert_mark(parallelMark(prefix + std::to_string(depth)));
     }
-    if (isl_schedule_node_band_n_member(node.get()) > 1)
-      node = isl::manage(isl_schedule_node_band_split(node.release(), 1));
   }
-  int n = isl_schedule_node_n_children(node.get());
+  int n = node.n_children();
   for (int i = 0; i < n; ++i)
     node = markParallel(node.child(i), prefix).parent();
   return node;
 }
+
+/// The kernels whose ASTs this thread builds (`here`) and those a second
+/// thread builds (`there`): largest first, each to the thread with less
+/// work; the host AST counts as much as the largest kernel.
+void shareKernels(GpuProgram &program, std::vector<Kernel *> &here,
+                  std::vector<Kernel *> &there) {
+  std::vector<Kernel *> order;
+  for (Kernel &kernel : program.kernels)
+    order.push_back(&kernel);
+  std::stable_sort(order.begin(), order.end(), [](Kernel *a, Kernel *b) {
+    return a->statements.size() > b->statements.size();
+  });
+  size_t hereWork = order.empty() ? 0 : order.front()->statements.size();
+  size_t thereWork = 0;
+  for (Kernel *kernel : order) {
+    bool toThere = order.size() > 1 && thereWork < hereWork;
+    (toThere ? there : here).push_back(kernel);
+    (toThere ? thereWork : hereWork) += kernel->statements.size();
+  }
+}
+
+/// The schedule of each kernel's subtree (see kernelTrees), in the order
+/// of `program.kernels`.
+std::vector<isl::schedule> kernelSchedules(const GpuProgram &program) {
+  std::vector<isl::schedule> trees(program.kernels.size());
+  isl::schedule_node root = program.schedule.get_root();
+  if (root.n_children() > 0)
+    kernelTrees(program, root.child(0), trees);
+  return trees;
+}
+
+/// The host AST: the tree without the thread mapping, each kernel's
+/// subtree replaced by its launch.
+isl::ast_node buildHostAst(const GpuProgram &program) {
+  isl::schedule host = program.schedule;
+  isl::schedule_node root = program.schedule.get_root();
+  if (root.n_children() > 0)
+    host = withoutThreadMapping(program, root.child(0)).get_schedule();
+  return buildAstFromSchedule(program.scop->context, host,
+                              program.names.hostIterator,
+                              [&](const isl::id &mark, const isl::ast_node &,
+                                  const isl::ast_build &build) {
+                                return makeLaunch(program, mark, build);
+                              });
+}
+
+/// Builds the ASTs of some kernels on a second thread. It works in an isl
+/// context of its own (isl contexts are not shared between threads), so
+/// its kernels' schedules and contexts travel as text; their ASTs stay in
+/// that context, which the program keeps (GpuProgram::astContext) for as
+/// long as it prints them.
+class KernelAstThread {
+public:
+  /// Starts building the ASTs of `kernels` (if any) from their subtrees in
+  /// `trees`, under the operation limit `limit`.
+  KernelAstThread(const std::vector<Kernel *> &kernels,
+                  const std::vector<isl::schedule> &trees,
+                  const std::string &prefix, unsigned long limit)
+      : kernels(kernels), asts(kernels.size()) {
+    for (Kernel *kernel : kernels)
+      jobs.push_back({toString(trees[kernel->id]), toString(kernel->context),
+                      kernel->numMapped});
+    if (jobs.empty())
+      return;
+    context = makeSharedContext();
+    thread = std::thread([this, prefix, limit, ctx = context.get()] {
+      try {
+        OperationLimit bound(isl::ctx(ctx), limit);
+        for (size_t i = 0; i < jobs.size(); ++i)
+          asts[i] =
+              buildKernelAst(isl::set(isl::ctx(ctx), jobs[i].context),
+                             isl::schedule(isl::ctx(ctx), jobs[i].schedule),
+                             prefix, jobs[i].tiles);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+  }
+  KernelAstThread(const KernelAstThread &) = delete;
+  KernelAstThread &operator=(const KernelAstThread &) = delete;
+
+  /// However the building thread leaves (an isl error there too): the
+  /// worker is joined and what it built but nobody took is freed, before
+  /// the context.
+  ~KernelAstThread() {
+    if (thread.joinable())
+      thread.join();
+    for (isl::ast_node &ast : asts)
+      ast = isl::ast_node();
+  }
+
+  /// Waits for the thread, gives the ASTs to their kernels and their
+  /// context to `program`, and rethrows what the thread failed with.
+  void finish(GpuProgram &program) {
+    if (thread.joinable())
+      thread.join();
+    program.astContext = context;
+    // (isl/cpp.h objects cannot be copied while null.)
+    for (size_t i = 0; i < asts.size(); ++i) {
+      kernels[i]->ast = asts[i].is_null() ? isl::ast_node() : asts[i];
+      asts[i] = isl::ast_node();
+    }
+    if (failure)
+      std::rethrow_exception(failure);
+  }
+
+private:
+  /// A kernel's tree and AST context, as text, and its tile loops.
+  struct Job {
+    std::string schedule, context;
+    unsigned tiles;
+  };
+  std::vector<Kernel *> kernels;
+  std::vector<Job> jobs;
+  /// The AST of each kernel, in the thread's context, once built.
+  std::vector<isl::ast_node> asts;
+  std::exception_ptr failure;
+  std::shared_ptr<isl_ctx> context;
+  std::thread thread;
+};
 
 } // namespace
 
@@ -168,106 +284,30 @@ std::string parallelMark(const std::string &iterator) {
 }
 
 void generateGpuAsts(GpuProgram &program) {
-  const Scop &scop = *program.scop;
   // Kernel ASTs are independent of each other and of the host AST, and
   // generating them is a good part of the translation time: a second
-  // thread builds about half of them while this one builds the rest and
-  // the host AST. It works in an isl context of its own (isl contexts are
-  // not shared between threads), so its kernels' schedules and contexts
-  // travel as text; their ASTs stay in that context, which the program
-  // keeps (GpuProgram::astContext) for as long as it prints them.
+  // thread builds about half of them (KernelAstThread) while this one
+  // builds the rest and the host AST.
   // Coalesced, a schedule has fewer pieces to separate: the same code,
   // generated faster (adi's kernels: about a quarter of the time).
   std::vector<Kernel *> here, there;
-  {
-    // Largest first, each to the thread with less work; the host AST
-    // counts as much as the largest kernel.
-    std::vector<Kernel *> order;
-    for (Kernel &kernel : program.kernels)
-      order.push_back(&kernel);
-    std::stable_sort(order.begin(), order.end(), [](Kernel *a, Kernel *b) {
-      return a->statements.size() > b->statements.size();
-    });
-    size_t hereWork = order.empty() ? 0 : order.front()->statements.size();
-    size_t thereWork = 0;
-    for (Kernel *kernel : order) {
-      bool toThere = order.size() > 1 && thereWork < hereWork;
-      (toThere ? there : here).push_back(kernel);
-      (toThere ? thereWork : hereWork) += kernel->statements.size();
-    }
-  }
-  std::vector<isl::schedule> trees(program.kernels.size());
-  isl::schedule_node root = program.schedule.get_root();
-  if (isl_schedule_node_n_children(root.get()) > 0)
-    kernelTrees(program, root.child(0), trees);
-  struct Job {
-    std::string schedule, context;
-    unsigned tiles;
-    isl_ast_node *ast = nullptr;
-  };
-  std::vector<Job> jobs;
-  for (Kernel *kernel : there)
-    jobs.push_back({toString(trees[kernel->id]), toString(kernel->context),
-                    kernel->numMapped});
+  shareKernels(program, here, there);
+  std::vector<isl::schedule> trees = kernelSchedules(program);
   std::string prefix = program.names.kernelIterator;
-  unsigned long limit = isl_ctx_get_max_operations(isl::ctx(scop.ctx).get());
-  std::exception_ptr failure;
-  std::shared_ptr<isl_ctx> other;
-  std::thread worker;
-  if (!jobs.empty()) {
-    other.reset(isl_ctx_alloc(), isl_ctx_free);
-    isl_options_set_on_error(other.get(), ISL_ON_ERROR_CONTINUE);
-    worker = std::thread([&jobs, &failure, prefix, limit, ctx = other.get()] {
-      try {
-        OperationLimit bound(isl::ctx(ctx), limit);
-        for (Job &job : jobs)
-          job.ast = buildKernelAst(isl::set(isl::ctx(ctx), job.context),
-                                   isl::schedule(isl::ctx(ctx), job.schedule),
-                                   prefix, job.tiles)
-                        .release();
-      } catch (...) {
-        failure = std::current_exception();
-      }
-    });
-  }
-  // However this thread leaves (an isl error here too): the worker is
-  // joined and what it built but nobody took is freed, before `other`.
-  struct Cleanup {
-    std::thread &thread;
-    std::vector<Job> &jobs;
-    ~Cleanup() {
-      if (thread.joinable())
-        thread.join();
-      for (Job &job : jobs)
-        isl_ast_node_free(job.ast);
-    }
-  } cleanup{worker, jobs};
+  KernelAstThread worker(there, trees, prefix,
+                         maxOperations(program.scop->ctx));
   for (Kernel *kernel : here)
     kernel->ast = buildKernelAst(kernel->context, trees[kernel->id], prefix,
                                  kernel->numMapped);
-  isl::schedule host = program.schedule;
-  if (isl_schedule_node_n_children(root.get()) > 0)
-    host = withoutThreadMapping(program, root.child(0)).get_schedule();
-  program.host = buildAstFromSchedule(
-      scop.context, host, program.names.hostIterator,
-      [&](const isl::id &mark, const isl::ast_node &,
-          const isl::ast_build &build) {
-        return makeLaunch(program, mark, build);
-      });
-  if (worker.joinable())
-    worker.join();
-  program.astContext = other;
-  for (size_t i = 0; i < jobs.size(); ++i)
-    there[i]->ast = isl::manage(std::exchange(jobs[i].ast, nullptr));
-  if (failure)
-    std::rethrow_exception(failure);
+  program.host = buildHostAst(program);
+  worker.finish(program);
 }
 
 isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
                            const std::string &prefix) {
   isl::schedule marked = schedule;
   isl::schedule_node root = schedule.get_root();
-  if (isl_schedule_node_n_children(root.get()) > 0)
+  if (root.n_children() > 0)
     marked = markParallel(root.child(0), prefix).get_schedule();
   return buildAstFromSchedule(
       scop.context, marked, prefix,

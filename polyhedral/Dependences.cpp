@@ -75,12 +75,12 @@ isl::union_map filterStatements(
     std::string from, to;
     if (tagged) {
       // `[S[i] -> ref[]] -> [T[j] -> ref[]]`, or `[S[i] -> ref[]] -> A[a]`.
-      from = domainName(map.domain().unwrap());
+      from = domainTupleName(map.domain().unwrap());
       isl::set range = map.range();
-      to = range.is_wrapping() ? domainName(range.unwrap()) : from;
+      to = range.is_wrapping() ? domainTupleName(range.unwrap()) : from;
     } else {
-      from = domainName(map);
-      to = rangeName(map);
+      from = domainTupleName(map);
+      to = rangeTupleName(map);
     }
     if (keep(from, to))
       result = result.unite(isl::union_map(map));

@@ -12,15 +12,6 @@
 
 #include "IslExtras.h"
 
-#include <isl/aff.h>
-#include <isl/map.h>
-#include <isl/point.h>
-#include <isl/polynomial.h>
-#include <isl/printer.h>
-#include <isl/schedule_node.h>
-#include <isl/set.h>
-#include <isl/union_map.h>
-
 #include <map>
 #include <set>
 
@@ -75,14 +66,11 @@ isl::map levelConstraint(isl::ctx ctx, const std::string &source, unsigned ns,
 
 /// The sink-minus-source differences on the first `common` iterators.
 isl::set commonDeltas(const isl::map &relation, unsigned common) {
-  isl_map *map = relation.copy();
-  unsigned ns = isl_map_dim(map, isl_dim_in);
-  unsigned nt = isl_map_dim(map, isl_dim_out);
-  map = isl_map_project_out(map, isl_dim_in, common, ns - common);
-  map = isl_map_project_out(map, isl_dim_out, common, nt - common);
-  map = isl_map_reset_tuple_id(map, isl_dim_in);
-  map = isl_map_reset_tuple_id(map, isl_dim_out);
-  return isl::manage(isl_map_deltas(map));
+  unsigned ns = relation.domain_tuple_dim();
+  unsigned nt = relation.range_tuple_dim();
+  isl::map map = projectOutInputs(relation, common, ns - common);
+  map = projectOutOutputs(map, common, nt - common);
+  return withoutTupleIds(map).deltas();
 }
 
 /// Sign of set dimension `d` over `set`: "=", "<", ">", "<=", ">=" or "*"
@@ -109,10 +97,8 @@ std::string direction(const isl::set &set, unsigned d) {
 
 /// The value of set dimension `d` if it is the same at every point.
 std::optional<long> fixedValue(const isl::set &set, unsigned d) {
-  std::optional<long> low = constantValue(
-      isl::manage(isl_set_dim_min(set.copy(), d)));
-  std::optional<long> high = constantValue(
-      isl::manage(isl_set_dim_max(set.copy(), d)));
+  std::optional<long> low = constantValue(dimMin(set, d));
+  std::optional<long> high = constantValue(dimMax(set, d));
   if (low && high && *low == *high)
     return low;
   return std::nullopt;
@@ -121,21 +107,15 @@ std::optional<long> fixedValue(const isl::set &set, unsigned d) {
 /// The map of `umap` whose domain is statement `name`, or a null map.
 isl::map pieceOf(const isl::union_map &umap, const std::string &name) {
   for (const isl::map &map : mapsOf(umap))
-    if (isl_map_get_tuple_name(map.get(), isl_dim_in) == name)
+    if (domainTupleName(map) == name)
       return map;
   return isl::map();
 }
 
-std::string printCTaking(isl_pw_aff *pa) {
-  isl_printer *p = isl_printer_to_str(isl_pw_aff_get_ctx(pa));
-  p = isl_printer_set_output_format(p, ISL_FORMAT_C);
-  p = isl_printer_print_pw_aff(p, pa);
-  char *s = isl_printer_get_str(p);
-  std::string text = s ? s : "";
-  free(s);
-  isl_printer_free(p);
-  isl_pw_aff_free(pa);
-  return text;
+/// The constant 1 as a function of the parameters of `space`.
+isl::pw_aff oneOnParams(const isl::space &space) {
+  return isl::set::universe(space.params())
+      .pw_aff_on_domain(isl::val::one(space.ctx()));
 }
 
 /// Member `upa` of a band on statement `stmt`, as C over source names.
@@ -145,17 +125,13 @@ std::string memberText(const Statement &stmt, const isl::union_pw_aff &upa) {
   if (map.is_null())
     return "";
   map = withSourceNames(stmt, map);
-  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(map.release());
-  isl_pw_aff *pa = isl_pw_multi_aff_get_pw_aff(pma, 0);
-  isl_pw_multi_aff_free(pma);
-  return printCTaking(isl_pw_aff_coalesce(pa));
+  return toCString(map.as_pw_multi_aff().at(0).coalesce());
 }
 
 class Explainer {
 public:
   Explainer(const GpuProgram &program, ScopExplanation &out)
-      : program(program), scop(*program.scop), out(out),
-        ctx(isl_set_get_ctx(scop.context.get())) {}
+      : program(program), scop(*program.scop), out(out) {}
 
   void run() {
     out.typicalParams = scop.context;
@@ -185,7 +161,6 @@ private:
   const GpuProgram &program;
   const Scop &scop;
   ScopExplanation &out;
-  isl_ctx *ctx;
   /// Per statement, the index of its loop at each depth.
   std::vector<std::vector<unsigned>> loopsOf;
 
@@ -240,8 +215,8 @@ private:
 
   void addDependence(DependenceFact::Kind kind, unsigned array,
                      const isl::map &map) {
-    std::string sourceName = isl_map_get_tuple_name(map.get(), isl_dim_in);
-    std::string sinkName = isl_map_get_tuple_name(map.get(), isl_dim_out);
+    std::string sourceName = domainTupleName(map);
+    std::string sinkName = rangeTupleName(map);
     unsigned source = statementIndex(scop, sourceName);
     unsigned sink = statementIndex(scop, sinkName);
     const std::vector<unsigned> &a = loopsOf[source], &b = loopsOf[sink];
@@ -285,7 +260,7 @@ private:
     std::vector<unsigned> result;
     if (out.dependences.empty())
       return result;
-    isl::union_set domain = isl::manage(isl_schedule_node_get_domain(band.get()));
+    isl::union_set domain = domainOf(band);
     isl::union_map prefix = band.get_prefix_schedule_union_map();
     isl::union_map same = prefix.apply_range(prefix.reverse());
     isl::multi_union_pw_aff partial = band.get_partial_schedule();
@@ -313,8 +288,7 @@ private:
   void walk(const isl::schedule_node &node, std::optional<unsigned> kernel,
             bool kernelTop, bool inTiles = false) {
     if (node.isa<isl::schedule_node_mark>()) {
-      std::string name =
-          isl::manage(isl_schedule_node_mark_get_id(node.get())).name();
+      std::string name = markId(node).name();
       if (const Kernel *found = program.findKernel(name)) {
         kernel = found->id;
         kernelTop = true;
@@ -335,7 +309,7 @@ private:
     BandFact fact;
     fact.kernel = kernel;
     fact.permutable = band.permutable();
-    isl::union_set domain = isl::manage(isl_schedule_node_get_domain(band.get()));
+    isl::union_set domain = domainOf(band);
     for (unsigned s = 0; s < scop.statements.size(); ++s)
       if (!domain.extract_set(scop.statements[s].domain.get_space()).is_empty())
         fact.statements.push_back(s);
@@ -383,23 +357,16 @@ private:
 
   /// Bounding-box count of `set`'s points; `exact` cleared if it is not a
   /// box.
-  isl_pw_qpolynomial *boxCount(const isl::set &set, bool &exact) const {
+  PwQPolynomial boxCount(const isl::set &set, bool &exact) const {
     unsigned n = set.tuple_dim();
     isl::space space = set.get_space();
-    isl_pw_qpolynomial *count = isl_pw_qpolynomial_from_pw_aff(
-        isl_pw_aff_from_aff(isl_aff_val_on_domain(
-            isl_local_space_from_space(isl_space_params(space.copy())),
-            isl_val_one(ctx))));
+    PwQPolynomial count(oneOnParams(space));
     isl::set box = isl::set::universe(space);
     for (unsigned d = 0; d < n; ++d) {
-      isl::pw_aff low = isl::manage(isl_set_dim_min(set.copy(), d));
-      isl::pw_aff high = isl::manage(isl_set_dim_max(set.copy(), d));
-      isl::pw_aff size = high.sub(low).add(isl::pw_aff(
-          isl::manage(isl_pw_aff_val_on_domain(
-              isl_set_universe(isl_space_params(space.copy())),
-              isl_val_one(ctx)))));
-      count = isl_pw_qpolynomial_mul(count,
-                                     isl_pw_qpolynomial_from_pw_aff(size.copy()));
+      isl::pw_aff low = dimMin(set, d);
+      isl::pw_aff high = dimMax(set, d);
+      isl::pw_aff size = high.sub(low).add(oneOnParams(space));
+      count = count.mul(PwQPolynomial(size));
       isl::pw_aff x = variableOn(space, d);
       box = box.intersect(x.ge_set(liftToSpace(low, space)))
                 .intersect(x.le_set(liftToSpace(high, space)));
@@ -419,74 +386,12 @@ private:
     fact.hardwareDim = kernel.hardwareDim;
     for (const std::string &name : kernel.statements)
       fact.statements.push_back(statementIndex(scop, name));
-    for (unsigned d = 0; d < kernel.numMapped; ++d) {
-      isl::union_set values =
-          kernel.memberSchedules[d].intersect_domain(kernel.domain).range();
-      isl::set set = setsOf(values).empty() ? isl::set() : setsOf(values)[0];
-      for (const isl::set &other : setsOf(values))
-        set = set.unite(other);
-      if (set.is_null()) {
-        fact.extent.push_back(isl::pw_aff());
-        continue;
-      }
-      isl::pw_aff low = isl::manage(isl_set_dim_min(set.copy(), 0));
-      isl::pw_aff high = isl::manage(isl_set_dim_max(set.copy(), 0));
-      isl::space space = set.get_space();
-      isl::pw_aff one = isl::manage(isl_pw_aff_val_on_domain(
-          isl_set_universe(isl_space_params(space.copy())),
-          isl_val_one(ctx)));
-      fact.extent.push_back(coalesced(high.sub(low).add(one)));
-    }
+    fact.extent = memberExtents(kernel);
     std::set<unsigned> registers(kernel.registers.begin(),
                                  kernel.registers.end());
-    isl_pw_qpolynomial *bytes = nullptr;
-    for (unsigned s : fact.statements) {
-      const Statement &stmt = scop.statements[s];
-      unsigned perInstance = 0;
-      for (unsigned a = 0; a < stmt.accesses.size(); ++a) {
-        ReferenceFact ref;
-        ref.statement = s;
-        ref.access = a;
-        ref.isRead = stmt.accesses[a].kind == Access::Kind::Read;
-        ref.inRegister = registers.count(stmt.accesses[a].array);
-        if (!ref.inRegister) {
-          classify(kernel, s, ref);
-          perInstance += elementBytes(scop.arrays[stmt.accesses[a].array].type);
-        }
-        fact.references.push_back(ref);
-      }
-      isl::set instances =
-          kernel.instances.extract_set(stmt.domain.get_space());
-      if (instances.is_empty() || perInstance == 0)
-        continue;
-      isl_pw_qpolynomial *count = boxCount(instances, fact.bytesExact);
-      count = isl_pw_qpolynomial_scale_val(
-          count, isl_val_int_from_ui(ctx, perInstance));
-      bytes = bytes ? isl_pw_qpolynomial_add(bytes, count) : count;
-    }
-    if (bytes) {
-      bytes = isl_pw_qpolynomial_gist_params(bytes, out.typicalParams.copy());
-      bytes = isl_pw_qpolynomial_coalesce(bytes);
-      isl_printer *p = isl_printer_to_str(ctx);
-      p = isl_printer_set_output_format(p, ISL_FORMAT_C);
-      p = isl_printer_print_pw_qpolynomial(p, bytes);
-      char *s = isl_printer_get_str(p);
-      fact.globalBytesExpr = s ? s : "";
-      free(s);
-      isl_printer_free(p);
-      if (isl_pw_qpolynomial_dim(bytes, isl_dim_param) == 0) {
-        isl_space *space = isl_pw_qpolynomial_get_domain_space(bytes);
-        isl_val *v = isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(bytes),
-                                             isl_point_zero(space));
-        if (v && !isl_val_is_nan(v))
-          fact.globalBytes = isl_val_get_d(v);
-        isl_val_free(v);
-      }
-      isl_pw_qpolynomial_free(bytes);
-    } else {
-      fact.globalBytesExpr = "0";
-      fact.globalBytes = 0;
-    }
+    for (unsigned s : fact.statements)
+      describeReferences(kernel, s, registers, fact.references);
+    estimateGlobalBytes(kernel, registers, fact);
     if (kernel.numMapped == 0)
       for (const BandFact &band : out.bands)
         if (band.kernel == kernel.id)
@@ -496,22 +401,88 @@ private:
                                    member.carried.end());
     out.kernels.push_back(fact);
   }
+
+  /// Per mapped member of `kernel`, the number of values it takes (max -
+  /// min + 1) over the kernel's instances, or null if it has none.
+  std::vector<isl::pw_aff> memberExtents(const Kernel &kernel) const {
+    std::vector<isl::pw_aff> extents;
+    for (unsigned d = 0; d < kernel.numMapped; ++d) {
+      isl::union_set values =
+          kernel.memberSchedules[d].intersect_domain(kernel.domain).range();
+      isl::set set = setsOf(values).empty() ? isl::set() : setsOf(values)[0];
+      for (const isl::set &other : setsOf(values))
+        set = set.unite(other);
+      if (set.is_null()) {
+        extents.push_back(isl::pw_aff());
+        continue;
+      }
+      isl::pw_aff low = dimMin(set, 0);
+      isl::pw_aff high = dimMax(set, 0);
+      isl::pw_aff one = oneOnParams(set.get_space());
+      extents.push_back(coalesced(high.sub(low).add(one)));
+    }
+    return extents;
+  }
+
+  /// The references of statement `s` in `kernel`, appended to `refs`; those
+  /// to arrays in `registers` live in registers.
+  void describeReferences(const Kernel &kernel, unsigned s,
+                          const std::set<unsigned> &registers,
+                          std::vector<ReferenceFact> &refs) const {
+    const Statement &stmt = scop.statements[s];
+    for (unsigned a = 0; a < stmt.accesses.size(); ++a) {
+      ReferenceFact ref;
+      ref.statement = s;
+      ref.access = a;
+      ref.isRead = stmt.accesses[a].kind == Access::Kind::Read;
+      ref.inRegister = registers.count(stmt.accesses[a].array);
+      if (!ref.inRegister)
+        classify(kernel, s, ref);
+      refs.push_back(ref);
+    }
+  }
+
+  /// The bytes the references of `fact` outside `registers` request from
+  /// global memory over all launches of `kernel`: per statement, the
+  /// bounding-box count of its instances times its bytes per instance.
+  void estimateGlobalBytes(const Kernel &kernel,
+                           const std::set<unsigned> &registers,
+                           KernelFact &fact) const {
+    PwQPolynomial bytes;
+    for (unsigned s : fact.statements) {
+      const Statement &stmt = scop.statements[s];
+      unsigned perInstance = 0;
+      for (const Access &access : stmt.accesses)
+        if (!registers.count(access.array))
+          perInstance += elementBytes(scop.arrays[access.array].type);
+      isl::set instances =
+          kernel.instances.extract_set(stmt.domain.get_space());
+      if (instances.is_empty() || perInstance == 0)
+        continue;
+      PwQPolynomial count =
+          boxCount(instances, fact.bytesExact).scale(perInstance);
+      bytes = bytes.isNull() ? count : bytes.add(count);
+    }
+    if (bytes.isNull()) {
+      fact.globalBytesExpr = "0";
+      fact.globalBytes = 0;
+      return;
+    }
+    bytes = bytes.gistParams(out.typicalParams).coalesce();
+    fact.globalBytesExpr = bytes.toCString();
+    if (std::optional<double> value = bytes.value())
+      fact.globalBytes = *value;
+  }
 };
 
 } // namespace
 
 isl::map withSourceNames(const Statement &stmt, isl::map map) {
-  isl_map *m = map.release();
-  for (unsigned d = 0; d < stmt.sourceIterators.size(); ++d)
-    m = isl_map_set_dim_id(m, isl_dim_in, d,
-                           isl_id_alloc(isl_map_get_ctx(m),
-                                        stmt.sourceIterators[d].c_str(),
-                                        nullptr));
-  return isl::manage(m);
+  return withInputNames(map, stmt.sourceIterators);
 }
 
 std::string printC(const isl::pw_aff &pa) {
-  return pa.is_null() ? "" : printCTaking(pa.copy());
+  return pa.is_null() ? "" : toCString(pa);
 }
 
 std::string accessText(const Scop &scop, const Statement &stmt,
@@ -525,15 +496,9 @@ std::string accessText(const Scop &scop, const Statement &stmt,
       continue;
     }
     // Dimension d alone: a function even where others are not.
-    isl_map *dim = isl_map_project_out(relation.copy(), isl_dim_out, d + 1,
-                                       array.rank() - d - 1);
-    dim = isl_map_project_out(dim, isl_dim_out, 0, d);
-    isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(dim);
-    text +=
-        "[" +
-        printCTaking(isl_pw_aff_coalesce(isl_pw_multi_aff_get_pw_aff(pma, 0))) +
-        "]";
-    isl_pw_multi_aff_free(pma);
+    isl::map dim = projectOutOutputs(relation, d + 1, array.rank() - d - 1);
+    dim = projectOutOutputs(dim, 0, d);
+    text += "[" + toCString(dim.as_pw_multi_aff().at(0).coalesce()) + "]";
   }
   return text;
 }

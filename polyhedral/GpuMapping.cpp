@@ -22,8 +22,6 @@
 #include "Check.h"
 #include "IslExtras.h"
 
-#include <isl/schedule_node.h>
-
 #include <algorithm>
 #include <set>
 #include <utility>
@@ -33,13 +31,13 @@ namespace polycuda::polyhedral {
 namespace {
 
 bool hasCoincidentMember(const isl::schedule_node &node) {
-  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band) {
-    unsigned n = isl_schedule_node_band_n_member(node.get());
+  if (node.isa<isl::schedule_node_band>()) {
+    unsigned n = node.as<isl::schedule_node_band>().n_member();
     for (unsigned i = 0; i < n; ++i)
       if (isCoincident(node, i))
         return true;
   }
-  int n = isl_schedule_node_n_children(node.get());
+  int n = node.n_children();
   for (int i = 0; i < n; ++i)
     if (hasCoincidentMember(node.child(i)))
       return true;
@@ -47,7 +45,7 @@ bool hasCoincidentMember(const isl::schedule_node &node) {
 }
 
 unsigned leadingCoincident(const isl::schedule_node &band) {
-  unsigned n = isl_schedule_node_band_n_member(band.get());
+  unsigned n = band.as<isl::schedule_node_band>().n_member();
   unsigned p = 0;
   while (p < n && isCoincident(band, p))
     ++p;
@@ -90,34 +88,32 @@ public:
       : program(program), options(options), scop(*program.scop) {}
 
   isl::schedule_node visit(isl::schedule_node node) {
-    switch (isl_schedule_node_get_type(node.get())) {
-    case isl_schedule_node_leaf:
+    if (node.isa<isl::schedule_node_leaf>())
       return markKernel(node, 0);
-    case isl_schedule_node_band: {
+    if (node.isa<isl::schedule_node_band>()) {
       if (!hasCoincidentMember(node))
         return markKernel(node, 0);
       unsigned parallel = leadingCoincident(node);
       if (parallel > 0)
         return markKernel(node, std::min(parallel, 3u));
       // The outer member carries a dependence: it becomes a host loop.
-      if (isl_schedule_node_band_n_member(node.get()) > 1)
-        node = isl::manage(isl_schedule_node_band_split(node.release(), 1));
+      isl::schedule_node_band band = node.as<isl::schedule_node_band>();
+      if (band.n_member() > 1)
+        node = band.split(1);
       return visit(node.child(0)).parent();
     }
-    case isl_schedule_node_sequence:
-    case isl_schedule_node_set: {
+    if (node.isa<isl::schedule_node_sequence>() ||
+        node.isa<isl::schedule_node_set>()) {
       if (!hasCoincidentMember(node))
         return markKernel(node, 0);
-      int n = isl_schedule_node_n_children(node.get());
+      int n = node.n_children();
       for (int i = 0; i < n; ++i)
         node = visit(node.child(i)).parent();
       return node;
     }
-    default:
-      if (isl_schedule_node_n_children(node.get()) == 0)
-        return node;
-      return visit(node.child(0)).parent();
-    }
+    if (node.n_children() == 0)
+      return node;
+    return visit(node.child(0)).parent();
   }
 
 private:
@@ -159,7 +155,7 @@ private:
   void recordStatements(Kernel &kernel, const isl::union_set &instances) {
     std::set<unsigned> arrays;
     for (const isl::set &set : setsOf(instances)) {
-      std::string name = isl_set_get_tuple_name(set.get());
+      std::string name = tupleName(set);
       const Statement *stmt = scop.findStatement(name);
       POLYCUDA_CHECK(stmt) << "unknown statement " << name;
       kernel.statements.push_back(name);
@@ -170,8 +166,7 @@ private:
   }
 
   isl::schedule_node markKernel(isl::schedule_node node, unsigned mapped) {
-    isl::union_set instances =
-        isl::manage(isl_schedule_node_get_domain(node.get()));
+    isl::union_set instances = domainOf(node);
     if (instances.is_empty())
       return node;
     Kernel &kernel = program.kernels.emplace_back();
@@ -183,7 +178,7 @@ private:
 
     isl::union_map prefix =
         node.get_prefix_schedule_union_map().intersect_domain(instances);
-    kernel.hostDepth = isl_schedule_node_get_schedule_depth(node.get());
+    kernel.hostDepth = scheduleDepth(node);
     std::vector<std::string> hostNames =
         numberedNames(program.names.hostIterator, kernel.hostDepth);
     // Instances with the host iterators as parameters.
@@ -195,8 +190,7 @@ private:
     kernel.instances = instances;
     kernel.hostSchedule = prefix;
     kernel.localSchedule = subtreeSchedule(node).intersect_domain(instances);
-    kernel.context = coalesced(scop.context.intersect(
-        isl::manage(isl_union_set_params(domain.copy()))));
+    kernel.context = coalesced(scop.context.intersect(paramsOf(domain)));
     if (mapped > 0)
       node = mapBand(kernel, node);
     return node.insert_mark(kernel.mark);
@@ -229,7 +223,7 @@ private:
       // A piecewise first tile (skewed wavefronts) makes the kernel's AST
       // expensive to build and its guards long; the first tile over all
       // host iterations is then used instead (some blocks idle).
-      bool global = isl_pw_aff_n_piece(offset.get()) > 1;
+      bool global = offset.n_piece() > 1;
       if (global) {
         isl::pw_aff first = range.range().lexmin_pw_multi_aff().at(0);
         offset = totalOn(first.scale_down(size).floor(), scop.context);
@@ -248,8 +242,7 @@ private:
         band.as<isl::schedule_node_band>().get_partial_schedule();
     isl::multi_union_pw_aff host =
         band.get_prefix_schedule_multi_union_pw_aff();
-    isl::space hostSpace = isl::manage(isl_multi_union_pw_aff_get_space(
-        host.get())); // the host loops, `[c]`
+    isl::space hostSpace = host.get_space(); // the host loops, `[c]`
     isl::union_set blocks = kernel.instances, threads = kernel.instances;
     isl::union_pw_aff_list tiles(scop.ctx, kernel.numMapped);
     std::string ids, bounds;
@@ -276,14 +269,12 @@ private:
     isl::schedule_node node = band.insert_filter(threads)
                                   .insert_mark(isl::id(scop.ctx, kThreadMark))
                                   .insert_mark(isl::id(scop.ctx, kSharedMark));
-    isl_space *space = isl_multi_union_pw_aff_get_space(partial.get());
-    unsigned members = isl_space_dim(space, isl_dim_set);
-    space = isl_space_drop_dims(space, isl_dim_set, kernel.numMapped,
-                                members - kernel.numMapped);
-    isl::multi_union_pw_aff tileSchedule = isl::manage(
-        isl_multi_union_pw_aff_from_union_pw_aff_list(space, tiles.release()));
+    isl::space space = partial.get_space();
+    unsigned members = setDims(space);
+    space = dropSetDims(space, kernel.numMapped, members - kernel.numMapped);
+    isl::multi_union_pw_aff tileSchedule(space, tiles);
     node = node.insert_partial_schedule(tileSchedule);
-    node = isl::manage(isl_schedule_node_band_set_permutable(node.release(), 1));
+    node = node.as<isl::schedule_node_band>().set_permutable(1);
     for (unsigned d = 0; d < kernel.numMapped; ++d)
       node = setCoincident(node, d, true);
     isl::set context(scop.ctx, "[" + ids + "] -> { : " + bounds + " }");
@@ -301,7 +292,7 @@ void mapToGpu(GpuProgram &program, const GpuMappingOptions &options) {
   POLYCUDA_CHECK(program.scop) << "mapToGpu needs a scop";
   Mapper mapper(program, options);
   isl::schedule_node root = program.schedule.get_root();
-  if (isl_schedule_node_n_children(root.get()) == 0)
+  if (root.n_children() == 0)
     return;
   isl::schedule_node node = mapper.visit(root.child(0));
   program.schedule = node.get_schedule();

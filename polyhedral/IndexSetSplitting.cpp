@@ -38,7 +38,7 @@ std::vector<isl::set> broadcastPlanes(const Statement &stmt,
     return planes;
   unsigned domainEqs = affineHullEqualities(stmt.domain).size();
   for (const isl::map &map : mapsOf(flow)) {
-    if (stmt.name != domainName(map) || stmt.name != rangeName(map))
+    if (stmt.name != domainTupleName(map) || stmt.name != rangeTupleName(map))
       continue;
     isl::map sameOuter = equateLeading(map, 1);
     for (const isl::basic_map &piece : basicMapsOf(map)) {

@@ -6,14 +6,21 @@
 #include <isl/ast_build.h>
 #include <isl/constraint.h>
 #include <isl/map.h>
+#include <isl/options.h>
+#include <isl/point.h>
+#include <isl/polynomial.h>
+#include <isl/printer.h>
+#include <isl/schedule.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
 
 #include <climits>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <memory>
+#include <utility>
 
 namespace polycuda::polyhedral {
 
@@ -544,22 +551,6 @@ isl::schedule subtreeAsSchedule(const isl::schedule_node &node,
 
 namespace polycuda::polyhedral {
 
-namespace {
-std::string nameOrEmpty(const char *name) { return name ? name : ""; }
-} // namespace
-
-std::string domainName(const isl::map &map) {
-  return nameOrEmpty(isl_map_get_tuple_name(map.get(), isl_dim_in));
-}
-
-std::string rangeName(const isl::map &map) {
-  return nameOrEmpty(isl_map_get_tuple_name(map.get(), isl_dim_out));
-}
-
-std::string tupleName(const isl::set &set) {
-  return nameOrEmpty(isl_set_get_tuple_name(set.get()));
-}
-
 isl::map withDomainName(const isl::map &map, const std::string &name) {
   return isl::manage(
       isl_map_set_tuple_name(map.copy(), isl_dim_in, name.c_str()));
@@ -656,6 +647,222 @@ std::optional<AffineTerms> affineTerms(const isl::aff &aff) {
     terms.inputs.push_back(*c);
   }
   return terms;
+}
+} // namespace polycuda::polyhedral
+
+//===----------------------------------------------------------------------===//
+// What isl/cpp.h (isl 0.25) lacks for the pipeline stages (see IslExtras.h).
+// Every raw object is either kept (__isl_keep arguments: get()) or handed
+// over with copy(), and every result is owned by an isl:: object at once.
+//===----------------------------------------------------------------------===//
+
+namespace polycuda::polyhedral {
+
+void resetError(isl::ctx ctx) { isl_ctx_reset_error(ctx.get()); }
+
+unsigned long maxOperations(isl::ctx ctx) {
+  return isl_ctx_get_max_operations(ctx.get());
+}
+
+void continueOnError(isl::ctx ctx) {
+  isl_options_set_on_error(ctx.get(), ISL_ON_ERROR_CONTINUE);
+}
+
+std::shared_ptr<isl_ctx> makeSharedContext() {
+  std::shared_ptr<isl_ctx> ctx(isl_ctx_alloc(), isl_ctx_free);
+  continueOnError(ctx.get());
+  return ctx;
+}
+
+void setSchedulerOptions(isl::ctx ctx, const SchedulerOptions &options) {
+  isl_ctx *raw = ctx.get();
+  isl_options_set_schedule_outer_coincidence(raw, options.outerCoincidence);
+  isl_options_set_schedule_serialize_sccs(raw, options.serializeSccs);
+  isl_options_set_schedule_maximize_band_depth(raw, options.maximizeBandDepth);
+  isl_options_set_schedule_whole_component(raw, options.wholeComponent);
+  isl_options_set_schedule_maximize_coincidence(raw,
+                                                options.maximizeCoincidence);
+  isl_options_set_schedule_max_coefficient(raw, options.maxCoefficient);
+  isl_options_set_schedule_max_constant_term(raw, options.maxConstantTerm);
+}
+
+std::string tupleName(const isl::set &set) {
+  const char *name = isl_set_get_tuple_name(set.get());
+  return name ? name : "";
+}
+
+std::string domainTupleName(const isl::map &map) {
+  const char *name = isl_map_get_tuple_name(map.get(), isl_dim_in);
+  return name ? name : "";
+}
+
+std::string rangeTupleName(const isl::map &map) {
+  const char *name = isl_map_get_tuple_name(map.get(), isl_dim_out);
+  return name ? name : "";
+}
+
+isl::map withInputNames(isl::map map, const std::vector<std::string> &names) {
+  isl_ctx *ctx = map.ctx().get();
+  isl_map *raw = map.release();
+  for (unsigned d = 0; d < names.size(); ++d)
+    raw = isl_map_set_dim_id(raw, isl_dim_in, d,
+                             isl_id_alloc(ctx, names[d].c_str(), nullptr));
+  return isl::manage(raw);
+}
+
+isl::map withoutTupleIds(const isl::map &map) {
+  isl_map *raw = isl_map_reset_tuple_id(map.copy(), isl_dim_in);
+  return isl::manage(isl_map_reset_tuple_id(raw, isl_dim_out));
+}
+
+isl::map projectOutInputs(const isl::map &map, unsigned first, unsigned n) {
+  return isl::manage(isl_map_project_out(map.copy(), isl_dim_in, first, n));
+}
+
+isl::map projectOutOutputs(const isl::map &map, unsigned first, unsigned n) {
+  return isl::manage(isl_map_project_out(map.copy(), isl_dim_out, first, n));
+}
+
+isl::space mapSpace(const isl::space &domain, const isl::space &range) {
+  return isl::manage(
+      isl_space_map_from_domain_and_range(domain.copy(), range.copy()));
+}
+
+isl::space dropSetDims(const isl::space &space, unsigned first, unsigned n) {
+  return isl::manage(isl_space_drop_dims(space.copy(), isl_dim_set, first, n));
+}
+
+isl::set paramsOf(const isl::union_set &uset) {
+  return isl::manage(isl_union_set_params(uset.copy()));
+}
+
+std::vector<isl::pw_aff> pwAffsOf(const isl::union_pw_aff &upa) {
+  isl::pw_aff_list list =
+      isl::manage(isl_union_pw_aff_get_pw_aff_list(upa.get()));
+  std::vector<isl::pw_aff> result;
+  for (unsigned i = 0, n = list.size(); i < n; ++i)
+    result.push_back(list.at(i));
+  return result;
+}
+
+std::vector<isl::val> coefficients(const isl::aff &aff) {
+  std::vector<isl::val> result;
+  for (isl_dim_type type : {isl_dim_in, isl_dim_param}) {
+    isl_size n = isl_aff_dim(aff.get(), type);
+    for (isl_size i = 0; i < n; ++i)
+      result.push_back(
+          isl::manage(isl_aff_get_coefficient_val(aff.get(), type, i)));
+  }
+  return result;
+}
+
+isl::val denominator(const isl::aff &aff) {
+  return isl::manage(isl_aff_get_denominator_val(aff.get()));
+}
+
+unsigned numDivs(const isl::aff &aff) {
+  isl_size n = isl_aff_dim(aff.get(), isl_dim_div);
+  return n < 0 ? 0 : n;
+}
+
+std::string toCString(const isl::pw_aff &pa) {
+  isl_printer *p = isl_printer_to_str(pa.ctx().get());
+  p = isl_printer_set_output_format(p, ISL_FORMAT_C);
+  p = isl_printer_print_pw_aff(p, pa.get());
+  char *s = isl_printer_get_str(p);
+  std::string text = s ? s : "";
+  free(s);
+  isl_printer_free(p);
+  return text;
+}
+
+isl::union_set domainOf(const isl::schedule_node &node) {
+  return isl::manage(isl_schedule_node_get_domain(node.get()));
+}
+
+isl::id markId(const isl::schedule_node &mark) {
+  return isl::manage(isl_schedule_node_mark_get_id(mark.get()));
+}
+
+unsigned scheduleDepth(const isl::schedule_node &node) {
+  isl_size depth = isl_schedule_node_get_schedule_depth(node.get());
+  if (depth < 0)
+    isl::exception::throw_last_error(node.ctx());
+  return depth;
+}
+
+isl::schedule_node deleteNode(isl::schedule_node node) {
+  return isl::manage(isl_schedule_node_delete(node.release()));
+}
+
+PwQPolynomial::PwQPolynomial(const isl::pw_aff &pa)
+    : ptr(isl_pw_qpolynomial_from_pw_aff(pa.copy())) {}
+
+PwQPolynomial::PwQPolynomial(const PwQPolynomial &other)
+    : ptr(isl_pw_qpolynomial_copy(other.ptr)) {}
+
+PwQPolynomial::PwQPolynomial(PwQPolynomial &&other) noexcept
+    : ptr(std::exchange(other.ptr, nullptr)) {}
+
+PwQPolynomial &PwQPolynomial::operator=(PwQPolynomial other) noexcept {
+  std::swap(ptr, other.ptr);
+  return *this;
+}
+
+PwQPolynomial::~PwQPolynomial() { isl_pw_qpolynomial_free(ptr); }
+
+PwQPolynomial PwQPolynomial::add(const PwQPolynomial &other) const {
+  return PwQPolynomial(isl_pw_qpolynomial_add(
+      isl_pw_qpolynomial_copy(ptr), isl_pw_qpolynomial_copy(other.ptr)));
+}
+
+PwQPolynomial PwQPolynomial::mul(const PwQPolynomial &other) const {
+  return PwQPolynomial(isl_pw_qpolynomial_mul(
+      isl_pw_qpolynomial_copy(ptr), isl_pw_qpolynomial_copy(other.ptr)));
+}
+
+PwQPolynomial PwQPolynomial::scale(unsigned long factor) const {
+  if (!ptr)
+    return PwQPolynomial();
+  isl_val *v = isl_val_int_from_ui(isl_pw_qpolynomial_get_ctx(ptr), factor);
+  return PwQPolynomial(
+      isl_pw_qpolynomial_scale_val(isl_pw_qpolynomial_copy(ptr), v));
+}
+
+PwQPolynomial PwQPolynomial::gistParams(const isl::set &context) const {
+  return PwQPolynomial(isl_pw_qpolynomial_gist_params(
+      isl_pw_qpolynomial_copy(ptr), context.copy()));
+}
+
+PwQPolynomial PwQPolynomial::coalesce() const {
+  return PwQPolynomial(
+      isl_pw_qpolynomial_coalesce(isl_pw_qpolynomial_copy(ptr)));
+}
+
+std::string PwQPolynomial::toCString() const {
+  if (!ptr)
+    return "";
+  isl_printer *p = isl_printer_to_str(isl_pw_qpolynomial_get_ctx(ptr));
+  p = isl_printer_set_output_format(p, ISL_FORMAT_C);
+  p = isl_printer_print_pw_qpolynomial(p, ptr);
+  char *s = isl_printer_get_str(p);
+  std::string text = s ? s : "";
+  free(s);
+  isl_printer_free(p);
+  return text;
+}
+
+std::optional<double> PwQPolynomial::value() const {
+  if (!ptr || isl_pw_qpolynomial_dim(ptr, isl_dim_param) != 0)
+    return std::nullopt;
+  isl_space *space = isl_pw_qpolynomial_get_domain_space(ptr);
+  isl_val *v = isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(ptr),
+                                       isl_point_zero(space));
+  std::optional<double> result;
+  if (v && !isl_val_is_nan(v))
+    result = isl_val_get_d(v);
+  isl_val_free(v);
+  return result;
 }
 
 } // namespace polycuda::polyhedral

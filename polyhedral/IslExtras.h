@@ -10,8 +10,10 @@
 #define POLYCUDA_POLYHEDRAL_ISLEXTRAS_H
 
 #include <isl/cpp.h>
+#include <isl/polynomial_type.h>
 
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <optional>
@@ -161,10 +163,8 @@ isl::union_pw_aff applyToSchedule(const isl::multi_union_pw_aff &schedule,
 isl::schedule subtreeAsSchedule(const isl::schedule_node &node,
                                 const isl::union_set &domain);
 
-/// Tuple names ("" for an unnamed tuple) and renamed copies.
-std::string domainName(const isl::map &map);
-std::string rangeName(const isl::map &map);
-std::string tupleName(const isl::set &set);
+/// Copies of `map` (`set`) with a tuple renamed (tupleName, domainTupleName
+/// and rangeTupleName below read them).
 isl::map withDomainName(const isl::map &map, const std::string &name);
 isl::map withRangeName(const isl::map &map, const std::string &name);
 isl::set withTupleName(const isl::set &set, const std::string &name);
@@ -194,6 +194,114 @@ std::optional<AffineTerms> affineTerms(const isl::aff &aff);
 
 /// The constant value of `pa` if it has one (on its whole domain).
 std::optional<long> constantValue(const isl::pw_aff &pa);
+
+//===----------------------------------------------------------------------===//
+// What isl/cpp.h (isl 0.25) lacks for the pipeline stages: contexts, tuple
+// names and dimensions, affine functions and their coefficients, schedule
+// tree nodes, printing in C, and piecewise quasipolynomials.
+//===----------------------------------------------------------------------===//
+
+/// Clears the error recorded on `ctx` (after an isl::exception was caught:
+/// the next operation must not see it).
+void resetError(isl::ctx ctx);
+/// The operation limit set on `ctx` (0: none).
+unsigned long maxOperations(isl::ctx ctx);
+/// Makes isl operations on `ctx` return null on an error, without printing
+/// or aborting, as isl/cpp.h's exceptions expect.
+void continueOnError(isl::ctx ctx);
+/// A new isl context that continues on errors (see continueOnError), freed
+/// with its last owner (isl objects of it must be gone by then).
+std::shared_ptr<isl_ctx> makeSharedContext();
+
+/// Options of isl's scheduler (isl_options_set_schedule_*). All of them
+/// are set on the context, none keeps isl's default.
+struct SchedulerOptions {
+  bool outerCoincidence = false;
+  bool serializeSccs = false;
+  bool maximizeBandDepth = false;
+  bool wholeComponent = false;
+  bool maximizeCoincidence = false;
+  /// Bounds on the schedule's coefficients and constant terms (-1: none).
+  int maxCoefficient = -1;
+  int maxConstantTerm = -1;
+};
+/// Sets `options` on `ctx` for every later schedule computed in it.
+void setSchedulerOptions(isl::ctx ctx, const SchedulerOptions &options);
+
+/// The name of the tuple of `set` ("" when it has none).
+std::string tupleName(const isl::set &set);
+/// The names of the domain and range tuples of `map` ("" when none).
+std::string domainTupleName(const isl::map &map);
+std::string rangeTupleName(const isl::map &map);
+/// Names the first `names.size()` input dimensions of `map` with `names`.
+isl::map withInputNames(isl::map map, const std::vector<std::string> &names);
+/// `map` without its tuple names: `{ S[i] -> A[a] }` becomes `{ [i] -> [a] }`.
+isl::map withoutTupleIds(const isl::map &map);
+/// `map` without its input (output) dimensions `first` to `first + n - 1`,
+/// existentially quantified.
+isl::map projectOutInputs(const isl::map &map, unsigned first, unsigned n);
+isl::map projectOutOutputs(const isl::map &map, unsigned first, unsigned n);
+/// The space of maps from the set space `domain` to the set space `range`.
+isl::space mapSpace(const isl::space &domain, const isl::space &range);
+/// The set space `space` without its dimensions `first` to `first + n - 1`.
+isl::space dropSetDims(const isl::space &space, unsigned first, unsigned n);
+/// The parameter values for which `uset` has elements.
+isl::set paramsOf(const isl::union_set &uset);
+
+/// The functions of `upa`, one per space of its domain.
+std::vector<isl::pw_aff> pwAffsOf(const isl::union_pw_aff &upa);
+/// The coefficients of `aff`: those of its input dimensions, then those of
+/// its parameters.
+std::vector<isl::val> coefficients(const isl::aff &aff);
+/// The common denominator of the coefficients and the constant of `aff`.
+isl::val denominator(const isl::aff &aff);
+/// Number of integer divisions (floor terms) in `aff`.
+unsigned numDivs(const isl::aff &aff);
+/// `pa` as a C expression, e.g. `(n >= 1 ? n : 0)`.
+std::string toCString(const isl::pw_aff &pa);
+
+/// The statement instances that reach `node`.
+isl::union_set domainOf(const isl::schedule_node &node);
+/// The identifier of the mark node `mark`.
+isl::id markId(const isl::schedule_node &mark);
+/// Number of band members above `node` (the depth of its prefix schedule).
+unsigned scheduleDepth(const isl::schedule_node &node);
+/// Removes `node` from its tree; returns the node now at its position (its
+/// child, or a leaf).
+isl::schedule_node deleteNode(isl::schedule_node node);
+
+/// A piecewise quasipolynomial (isl_pw_qpolynomial, absent from
+/// isl/cpp.h), with the few operations the report needs. Unlike isl/cpp.h,
+/// and like isl's C interface, an operation on a null polynomial (after an
+/// isl error) gives a null one rather than an exception.
+class PwQPolynomial {
+public:
+  PwQPolynomial() = default;
+  /// `pa` as a polynomial.
+  explicit PwQPolynomial(const isl::pw_aff &pa);
+  PwQPolynomial(const PwQPolynomial &other);
+  PwQPolynomial(PwQPolynomial &&other) noexcept;
+  PwQPolynomial &operator=(PwQPolynomial other) noexcept;
+  ~PwQPolynomial();
+
+  bool isNull() const { return ptr == nullptr; }
+  PwQPolynomial add(const PwQPolynomial &other) const;
+  PwQPolynomial mul(const PwQPolynomial &other) const;
+  PwQPolynomial scale(unsigned long factor) const;
+  /// Simplified where the parameters satisfy `context`.
+  PwQPolynomial gistParams(const isl::set &context) const;
+  PwQPolynomial coalesce() const;
+  /// The polynomial as a C expression ("" if null).
+  std::string toCString() const;
+  /// Its value, when it involves no parameter and is a number (not NaN).
+  std::optional<double> value() const;
+
+private:
+  explicit PwQPolynomial(isl_pw_qpolynomial *ptr) : ptr(ptr) {}
+  isl_pw_qpolynomial *ptr = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
 
 } // namespace polycuda::polyhedral
 

@@ -78,7 +78,7 @@ std::vector<std::pair<std::string, std::string>>
 flowEdgesOn(const DependenceCache &cache, unsigned a) {
   std::vector<std::pair<std::string, std::string>> edges;
   for (const isl::map &map : mapsOf(cache.parts.at(a)->flow))
-    edges.push_back({domainName(map), rangeName(map)});
+    edges.push_back({domainTupleName(map), rangeTupleName(map)});
   return edges;
 }
 
@@ -161,8 +161,8 @@ void splitLiveRanges(Scop &scop, DependenceCache &cache,
     // The web with a live-in read keeps the variable.
     std::set<std::string> liveInStmts;
     for (const isl::map &map : mapsOf(liveIn))
-      if (map.range_tuple_dim() == 0 && scop.arrays[a].name == rangeName(map))
-        liveInStmts.insert(domainName(map.domain().unwrap()));
+      if (map.range_tuple_dim() == 0 && scop.arrays[a].name == rangeTupleName(map))
+        liveInStmts.insert(domainTupleName(map.domain().unwrap()));
     // The dependences split with the accesses: values never cross webs.
     std::shared_ptr<const Dependences> before = cache.parts.at(a);
     unsigned suffix = 0;
@@ -407,7 +407,7 @@ isl::union_map between(const isl::union_map &deps,
                        const std::set<std::string> &names) {
   isl::union_map result = isl::union_map::empty(deps.ctx());
   for (const isl::map &map : mapsOf(deps))
-    if (names.count(domainName(map)) && names.count(rangeName(map)))
+    if (names.count(domainTupleName(map)) && names.count(rangeTupleName(map)))
       result = result.unite(isl::union_map(map));
   return result;
 }

@@ -12,10 +12,6 @@
 #include "IslExtras.h"
 #include "Isolated.h"
 
-#include <isl/ctx.h>
-#include <isl/options.h>
-#include <isl/schedule.h>
-
 #include <algorithm>
 #include <climits>
 #include <map>
@@ -66,15 +62,12 @@ isl::schedule_node buildLevel(isl::schedule_node node,
       // The loop's dimension of the 2d+1 schedule (i, or -i for a loop
       // that counts down).
       isl::space range = mapsOf(original).front().get_space().range();
-      isl_map *loop = isl_union_map_extract_map(
-          original.get(),
-          isl_space_map_from_domain_and_range(
-              stmt->domain.get_space().release(), range.release()));
-      isl_size n = isl_map_dim(loop, isl_dim_out);
-      loop = isl_map_project_out(loop, isl_dim_out, 2 * depth + 2,
-                                 n - (2 * depth + 2));
-      loop = isl_map_project_out(loop, isl_dim_out, 0, 2 * depth + 1);
-      member = member.unite(isl::union_map(isl::manage(loop)));
+      isl::map loop =
+          original.extract_map(mapSpace(stmt->domain.get_space(), range));
+      unsigned n = loop.range_tuple_dim();
+      loop = projectOutOutputs(loop, 2 * depth + 2, n - (2 * depth + 2));
+      loop = projectOutOutputs(loop, 0, 2 * depth + 1);
+      member = member.unite(isl::union_map(loop));
     }
     isl::multi_union_pw_aff mupa =
         member.as_union_pw_multi_aff().as_multi_union_pw_aff();
@@ -104,12 +97,12 @@ isl::schedule_node buildLevel(isl::schedule_node node,
 }
 
 isl::schedule_node clearCoincidence(isl::schedule_node node) {
-  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band) {
-    unsigned n = isl_schedule_node_band_n_member(node.get());
+  if (node.isa<isl::schedule_node_band>()) {
+    unsigned n = node.as<isl::schedule_node_band>().n_member();
     for (unsigned i = 0; i < n; ++i)
       node = setCoincident(node, i, false);
   }
-  int n = isl_schedule_node_n_children(node.get());
+  int n = node.n_children();
   for (int i = 0; i < n; ++i)
     node = clearCoincidence(node.child(i)).parent();
   return node;
@@ -118,55 +111,93 @@ isl::schedule_node clearCoincidence(isl::schedule_node node) {
 /// Largest |value| among the coefficients and the constant of `aff`.
 long maxOf(const isl::aff &aff) {
   long most = 0;
-  auto consider = [&](isl_val *v) {
-    if (isl_val_is_int(v) == isl_bool_true) {
-      isl_val *a = isl_val_abs(v);
-      long value = isl_val_get_num_si(a);
-      // Beyond long: saturate.
-      if (isl_val_cmp_si(a, LONG_MAX / 2) > 0)
-        value = LONG_MAX / 2;
-      most = std::max(most, value);
-      isl_val_free(a);
-    } else {
-      isl_val_free(v);
-    }
+  auto consider = [&](const isl::val &v) {
+    if (!v.is_int())
+      return;
+    isl::val a = v.abs();
+    // Beyond long: saturate.
+    long value = a.cmp_si(LONG_MAX / 2) > 0 ? LONG_MAX / 2 : a.num_si();
+    most = std::max(most, value);
   };
-  for (isl_dim_type type : {isl_dim_in, isl_dim_param}) {
-    isl_size n = isl_aff_dim(aff.get(), type);
-    for (isl_size i = 0; i < n; ++i)
-      consider(isl_aff_get_coefficient_val(aff.get(), type, i));
-  }
-  consider(isl_aff_get_constant_val(aff.get()));
+  for (const isl::val &v : coefficients(aff))
+    consider(v);
+  consider(aff.constant_val());
   // A quasi-affine member divides: its divisors count too.
-  isl_size divs = isl_aff_dim(aff.get(), isl_dim_div);
-  for (isl_size i = 0; i < divs; ++i)
-    consider(isl_aff_get_denominator_val(aff.get()));
+  if (numDivs(aff) > 0)
+    consider(denominator(aff));
   return most;
 }
 
 long maxCoefficientBelow(const isl::schedule_node &node) {
   long most = 0;
-  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band) {
+  if (node.isa<isl::schedule_node_band>()) {
     isl::multi_union_pw_aff partial =
         node.as<isl::schedule_node_band>().get_partial_schedule();
-    auto onPwAff = [](isl_pw_aff *pa, void *user) {
-      isl_stat stat = isl_pw_aff_foreach_piece(
-          pa, +[](isl_set *set, isl_aff *aff, void *user) {
-            long &most = *static_cast<long *>(user);
-            most = std::max(most, maxOf(isl::manage(aff)));
-            isl_set_free(set);
-            return isl_stat_ok;
-          }, user);
-      isl_pw_aff_free(pa);
-      return stat;
-    };
     for (unsigned d = 0; d < partial.size(); ++d)
-      isl_union_pw_aff_foreach_pw_aff(partial.at(d).get(), onPwAff, &most);
+      for (const isl::pw_aff &pa : pwAffsOf(partial.at(d)))
+        pa.foreach_piece([&](const isl::set &, const isl::multi_aff &piece) {
+          most = std::max(most, maxOf(piece.at(0)));
+        });
   }
-  int n = isl_schedule_node_n_children(node.get());
+  int n = node.n_children();
   for (int i = 0; i < n; ++i)
     most = std::max(most, maxCoefficientBelow(node.child(i)));
   return most;
+}
+
+/// Sets the options of isl's scheduler on `ctx` (`serializeSccs`: see
+/// SchedulingOptions).
+void configureScheduler(isl::ctx ctx, bool serializeSccs) {
+  SchedulerOptions scheduler;
+  scheduler.outerCoincidence = true;
+  // Split statements only pay off when their pieces are not fused back
+  // into one band: then strongly connected components are serialized.
+  scheduler.serializeSccs = serializeSccs;
+  scheduler.maximizeBandDepth = true;
+  scheduler.wholeComponent = false;
+  scheduler.maximizeCoincidence = true;
+  // Bounded schedule coefficients and constants (Polly bounds both by 20
+  // too) keep isl's LPs small: adi's schedule takes about half the time,
+  // and no inputs/ program's schedule changes. Affine loop nests rarely
+  // need larger ones; where one would, isl still finds a legal schedule
+  // with more bands.
+  scheduler.maxCoefficient = 20;
+  scheduler.maxConstantTerm = 20;
+  setSchedulerOptions(ctx, scheduler);
+  continueOnError(ctx);
+}
+
+/// isl's schedule of `scop` under `deps` as text: "!" and the reason when
+/// the scheduler failed, nothing when it ran out of time.
+std::optional<std::string> runScheduler(const Scop &scop,
+                                        const Dependences &deps,
+                                        const SchedulingOptions &options) {
+  isl::ctx ctx = scop.ctx;
+  configureScheduler(ctx, options.serializeSccs);
+  // Not coalesced (see computeDependences).
+  isl::union_map all = deps.all();
+  isl::schedule_constraints constraints =
+      isl::schedule_constraints::on_domain(scop.domain())
+          .set_context(scop.context)
+          .set_validity(all)
+          .set_proximity(all)
+          .set_coincidence(all);
+  // isl's operation limit does not count all of the scheduler's LP work
+  // (one program took 25 s within it): the scheduler also runs against a
+  // wall-clock deadline, in a child process, and its schedule comes back
+  // as text. A failure comes back as "!" and the reason.
+  return runWithDeadline(
+      [&]() -> std::string {
+        OperationLimit limit(ctx, options.maxOperations);
+        try {
+          return toString(constraints.compute_schedule());
+        } catch (const isl::exception_quota &) {
+          return "!isl's scheduler exceeded its operation limit";
+        } catch (const isl::exception &) {
+          return "!isl's scheduler failed";
+        }
+      },
+      options.timeLimitMs);
 }
 
 } // namespace
@@ -212,48 +243,7 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
     result.fallbackReason = "the original schedule was requested";
     return result;
   }
-  isl::ctx ctx = scop.ctx;
-  isl_options_set_schedule_outer_coincidence(ctx.get(), 1);
-  // Split statements only pay off when their pieces are not fused back
-  // into one band: then strongly connected components are serialized.
-  isl_options_set_schedule_serialize_sccs(ctx.get(), options.serializeSccs);
-  isl_options_set_schedule_maximize_band_depth(ctx.get(), 1);
-  isl_options_set_schedule_whole_component(ctx.get(), 0);
-  isl_options_set_schedule_maximize_coincidence(ctx.get(), 1);
-  isl_options_set_on_error(ctx.get(), ISL_ON_ERROR_CONTINUE);
-  // Bounded schedule coefficients and constants (Polly bounds both by 20
-  // too) keep isl's LPs small: adi's schedule takes about half the time,
-  // and no inputs/ program's schedule changes. Affine loop nests rarely
-  // need larger ones; where one would, isl still finds a legal schedule
-  // with more bands.
-  isl_options_set_schedule_max_coefficient(ctx.get(), 20);
-  isl_options_set_schedule_max_constant_term(ctx.get(), 20);
-
-  // Not coalesced (see computeDependences).
-  isl::union_map all = deps.all();
-  isl_schedule_constraints *sc = isl_schedule_constraints_on_domain(
-      scop.domain().release());
-  sc = isl_schedule_constraints_set_context(sc, scop.context.copy());
-  sc = isl_schedule_constraints_set_validity(sc, all.copy());
-  sc = isl_schedule_constraints_set_proximity(sc, all.copy());
-  sc = isl_schedule_constraints_set_coincidence(sc, all.copy());
-  // isl's operation limit does not count all of the scheduler's LP work
-  // (one program took 25 s within it): the scheduler also runs against a
-  // wall-clock deadline, in a child process, and its schedule comes back
-  // as text. A failure comes back as "!" and the reason.
-  std::optional<std::string> text = runWithDeadline(
-      [&]() -> std::string {
-        OperationLimit limit(ctx, options.maxOperations);
-        isl_schedule *computed = isl_schedule_constraints_compute_schedule(
-            isl_schedule_constraints_copy(sc));
-        if (!computed)
-          return isl_ctx_last_error(ctx.get()) == isl_error_quota
-                     ? "!isl's scheduler exceeded its operation limit"
-                     : "!isl's scheduler failed";
-        return toString(isl::manage(computed));
-      },
-      options.timeLimitMs);
-  isl_schedule_constraints_free(sc);
+  std::optional<std::string> text = runScheduler(scop, deps, options);
   if (!text || text->empty() || (*text)[0] == '!') {
     result.usedFallback = true;
     result.fallbackReason =
@@ -263,7 +253,7 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
     result.schedule = buildOriginalSchedule(scop, deps);
     return result;
   }
-  result.schedule = isl::schedule(ctx, *text);
+  result.schedule = isl::schedule(scop.ctx, *text);
   long most = maxScheduleCoefficient(result.schedule);
   if (most > kMaxScheduleCoefficient) {
     result.schedule = buildOriginalSchedule(scop, deps);

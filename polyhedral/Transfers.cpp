@@ -32,8 +32,8 @@ ElementRange rangeOf(const isl::set &elements, const isl::set &context) {
     if (d + 1 == rank) {
       isl::set empty = total.domain().subtract(last.at(d).domain());
       if (!empty.is_empty())
-        total = total.union_add(isl::manage(isl_pw_aff_val_on_domain(
-            empty.release(), isl_val_negone(context.ctx().get()))));
+        total = total.union_add(
+            empty.pw_aff_on_domain(isl::val::negone(context.ctx())));
     }
     range.last.push_back(total);
   }
@@ -126,7 +126,7 @@ void computeTransfers(GpuProgram &program, TransferMethod method) {
       exactBoxes(transfer, array, space, context, writes,
                  mustWritten.extract_set(space), liveIn.extract_set(space));
     } catch (const isl::exception &) {
-      isl_ctx_reset_error(isl::ctx(scop.ctx).get());
+      resetError(scop.ctx);
       wholeBoxes(transfer, array);
     }
     program.transfers.push_back(std::move(transfer));
