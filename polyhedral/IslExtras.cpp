@@ -13,8 +13,10 @@
 #include <isl/schedule.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
+#include <isl/version.h>
 #include <isl/union_map.h>
 
+#include <cctype>
 #include <climits>
 #include <cstdlib>
 #include <exception>
@@ -863,6 +865,28 @@ std::optional<double> PwQPolynomial::value() const {
     result = isl_val_get_d(v);
   isl_val_free(v);
   return result;
+}
+
+} // namespace polycuda::polyhedral
+
+namespace polycuda::polyhedral {
+
+std::string islVersion() {
+  std::string version = isl_version();
+  while (!version.empty() && isspace((unsigned char)version.back()))
+    version.pop_back();
+  return version;
+}
+
+std::string toYaml(const isl::schedule &schedule) {
+  isl_printer *p = isl_printer_to_str(schedule.ctx().get());
+  p = isl_printer_set_yaml_style(p, ISL_YAML_STYLE_BLOCK);
+  p = isl_printer_print_schedule(p, schedule.get());
+  char *s = isl_printer_get_str(p);
+  std::string text = s ? s : "";
+  free(s);
+  isl_printer_free(p);
+  return text;
 }
 
 } // namespace polycuda::polyhedral

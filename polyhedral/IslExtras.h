@@ -1,9 +1,9 @@
 //===- IslExtras.h - isl helpers missing from isl/cpp.h --------*- C++ -*-===//
 //
 // What isl's C++ interface (isl 0.25) lacks, wrapping isl's C API; every
-// result is wrapped immediately with isl::manage. The pipeline's stages use
-// isl through these and isl/cpp.h only (the driver also sets up the isl
-// context and prints YAML with the C API, which the C++ one lacks).
+// result is wrapped immediately with isl::manage. Everything else (the
+// pipeline's stages, the printers, the report, the driver) uses isl through
+// these and isl/cpp.h only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POLYCUDA_POLYHEDRAL_ISLEXTRAS_H
@@ -212,6 +212,10 @@ void continueOnError(isl::ctx ctx);
 /// A new isl context that continues on errors (see continueOnError), freed
 /// with its last owner (isl objects of it must be gone by then).
 std::shared_ptr<isl_ctx> makeSharedContext();
+/// isl's version string, without trailing white space.
+std::string islVersion();
+/// `schedule` as YAML in block style (isl's tree, one node per line).
+std::string toYaml(const isl::schedule &schedule);
 
 /// Options of isl's scheduler (isl_options_set_schedule_*). All of them
 /// are set on the context, none keeps isl's default.

@@ -361,22 +361,27 @@ void polycuda_cl_copy_to_host(polycuda_cl_program *p, void *dst, void *buffer,
 }
 
 /* Copies one slab: `rows` rows of `width` bytes, `pitch` bytes apart,
- * `offset` bytes into both arrays. */
+ * `offset` bytes into both arrays. The device buffer may end with the last
+ * row's last byte; some OpenCL implementations bound a rectangle by whole
+ * rows (PoCL 5 rejects one that ends earlier with CL_INVALID_VALUE), so the
+ * rectangle holds every row but the last, which is copied on its own. */
 static void copySlab(polycuda_cl_program *p, int toDevice, cl_mem buffer,
                      char *host, size_t offset, size_t pitch, size_t width,
                      size_t rows, const char *where) {
   size_t origin[3], hostOrigin[3], region[3];
-  if (rows == 1) {
-    if (toDevice)
-      checkCall(clEnqueueWriteBuffer(p->queue, buffer, CL_TRUE, offset, width,
-                                     host + offset, 0, NULL, NULL),
-                where, "clEnqueueWriteBuffer");
-    else
-      checkCall(clEnqueueReadBuffer(p->queue, buffer, CL_TRUE, offset, width,
-                                    host + offset, 0, NULL, NULL),
-                where, "clEnqueueReadBuffer");
+  size_t last = offset + (rows - 1) * pitch;
+  if (rows == 0 || width == 0)
     return;
-  }
+  if (toDevice)
+    checkCall(clEnqueueWriteBuffer(p->queue, buffer, CL_TRUE, last, width,
+                                   host + last, 0, NULL, NULL),
+              where, "clEnqueueWriteBuffer");
+  else
+    checkCall(clEnqueueReadBuffer(p->queue, buffer, CL_TRUE, last, width,
+                                  host + last, 0, NULL, NULL),
+              where, "clEnqueueReadBuffer");
+  if (rows == 1)
+    return;
   origin[0] = offset % pitch;
   origin[1] = offset / pitch;
   origin[2] = 0;
@@ -384,7 +389,7 @@ static void copySlab(polycuda_cl_program *p, int toDevice, cl_mem buffer,
   hostOrigin[1] = origin[1];
   hostOrigin[2] = 0;
   region[0] = width;
-  region[1] = rows;
+  region[1] = rows - 1;
   region[2] = 1;
   if (toDevice)
     checkCall(clEnqueueWriteBufferRect(p->queue, buffer, CL_TRUE, origin,

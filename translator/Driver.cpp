@@ -8,16 +8,15 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
+#include "IslExtras.h"
 #include "Transfers.h"
 #include "Report.h"
 #include "ScopBuilder.h"
 #include "Translation.h"
 
 #include <isl/ctx.h>
-#include <isl/options.h>
 #include <isl/printer.h>
 #include <isl/schedule.h>
-#include <isl/version.h>
 
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
@@ -46,14 +45,10 @@ namespace {
 /// Owns the isl context of one run (style: no global context).
 class IslContext {
 public:
-  IslContext() : ctx(isl_ctx_alloc()) {
-    isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
-  }
-  ~IslContext() { isl_ctx_free(ctx); }
-  isl::ctx get() const { return isl::ctx(ctx); }
+  isl::ctx get() const { return isl::ctx(ctx.get()); }
 
 private:
-  isl_ctx *ctx;
+  std::shared_ptr<isl_ctx> ctx = polyhedral::makeSharedContext();
 };
 
 cl::OptionCategory category("polycuda options");
@@ -352,9 +347,7 @@ CommandLine splitCommandLine(int argc, const char **argv) {
 }
 
 void printVersion(llvm::raw_ostream &os) {
-  std::string isl = isl_version();
-  while (!isl.empty() && isspace(isl.back()))
-    isl.pop_back();
+  std::string isl = polyhedral::islVersion();
   os << "polycuda " << POLYCUDA_VERSION << " (" << isl << ", clang "
      << POLYCUDA_CLANG_VERSION << ")\n";
 }

@@ -1,12 +1,12 @@
 //===- Translation.cpp - One input file through every stage ---------------===//
 #include "Translation.h"
 
+#include "IslExtras.h"
 #include "Isolated.h"
 
 #include "HostPrinter.h"
 #include "IndexSetSplitting.h"
 
-#include <isl/printer.h>
 #include <isl/schedule.h>
 
 #include <llvm/Support/Format.h>
@@ -20,14 +20,7 @@
 namespace polycuda::translator {
 
 std::string scheduleYaml(const isl::schedule &schedule) {
-  isl_printer *p = isl_printer_to_str(schedule.ctx().get());
-  p = isl_printer_set_yaml_style(p, ISL_YAML_STYLE_BLOCK);
-  p = isl_printer_print_schedule(p, schedule.get());
-  char *s = isl_printer_get_str(p);
-  std::string text = s ? s : "";
-  free(s);
-  isl_printer_free(p);
-  return text;
+  return polyhedral::toYaml(schedule);
 }
 
 namespace {
