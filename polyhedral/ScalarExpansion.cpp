@@ -531,6 +531,92 @@ void addCopyBack(Scop &scop, unsigned target, unsigned source,
 
 } // namespace
 
+namespace {
+
+/// The number of loops along which array `a` may be expanded to good
+/// effect (0: none): its accesses are affine, nothing of it is read before
+/// the scop writes it, its values stay within iterations of those loops,
+/// and its own reuse is the only dependence they carry. `depsOf` holds each
+/// array's dependences.
+unsigned arrayExpansionDepth(const Scop &scop, const Dependences &deps,
+                             const std::map<unsigned, isl::union_map> &depsOf,
+                             unsigned a,
+                             const std::vector<Statement *> &stmts) {
+  const Array &array = scop.arrays[a];
+  bool affine = true;
+  for (Statement *stmt : stmts)
+    for (const Access &access : stmt->accesses)
+      affine &= access.array != a || access.isAffine();
+  isl::set liveIn = deps.liveIn.extract_set(
+      namedSetSpace(scop.ctx, array.name, array.rank()));
+  if (stmts.empty() || !affine || !liveIn.is_empty())
+    return 0;
+  unsigned depth = expansionDepth(stmts, deps.flowByArray.at(a));
+  // Only where it pays: every other dependence among the statements of
+  // those loops stays within their iterations (they become parallel).
+  isl::union_map others = isl::union_map::empty(scop.ctx);
+  for (const auto &[b, all] : depsOf)
+    if (b != a)
+      others = others.unite(all);
+  while (depth > 0 &&
+         !isWithinIterations(
+             between(others, statementsInLoops(scop, *stmts[0], depth)),
+             depth))
+    --depth;
+  // The array's own reuse must be what keeps the loops sequential.
+  if (depth > 0 && isWithinIterations(depsOf.at(a), depth))
+    return 0;
+  return depth;
+}
+
+/// Array `a` with one copy per iteration of the `depth` loops around
+/// `stmts`: a new local array (the loops' extents, then `a`'s) that every
+/// access of `stmts` to `a` uses instead. Returns its index.
+unsigned expandArray(Scop &scop, unsigned a,
+                     const std::vector<Statement *> &stmts, unsigned depth) {
+  Array copy = scop.arrays[a];
+  copy.name += "_x";
+  while (scop.findArray(copy.name) >= 0)
+    copy.name += "_";
+  copy.isLocal = true;
+  copy.usedAfterScop = false;
+  copy.isRead = true;
+  copy.extents.clear();
+  for (unsigned d = 0; d < depth; ++d) {
+    isl::pw_aff extent;
+    for (Statement *stmt : stmts) {
+      isl::pw_aff max = dimMax(stmt->domain, d);
+      extent = extent.is_null() ? max : unionMax(extent, max);
+    }
+    copy.extents.push_back(totalOn(
+        extent.add(constantOn(extent.domain().get_space(), 1)), scop.context));
+  }
+  const std::vector<isl::pw_aff> &extents = scop.arrays[a].extents;
+  copy.extents.insert(copy.extents.end(), extents.begin(), extents.end());
+  unsigned id = scop.arrays.size();
+  std::string name = scop.arrays[a].name, copyName = copy.name;
+  scop.arrays.push_back(copy);
+  for (Statement *stmt : stmts) {
+    std::vector<std::string> leading(stmt->iterators.begin(),
+                                     stmt->iterators.begin() + depth);
+    for (Access &access : stmt->accesses) {
+      if (access.array != a)
+        continue;
+      access.array = id;
+      access.relation = withRangeName(
+          flatRangeProduct(leadingIterators(stmt->domain, depth, ""),
+                           access.relation)
+              .as_map(),
+          copyName);
+    }
+    expandRefs(stmt->lhs, name, copyName, leading);
+    expandRefs(stmt->rhs, name, copyName, leading);
+  }
+  return id;
+}
+
+} // namespace
+
 std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache) {
   std::vector<ScalarExpansion> result;
   Dependences deps = computeDependences(scop, cache);
@@ -541,34 +627,13 @@ std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache) {
     depsOf[b] = part->all();
   unsigned timeDims =
       mapsOf(scop.originalSchedule).front().range_tuple_dim();
-  unsigned count = scop.arrays.size();
-  for (unsigned a = 0; a < count; ++a) {
+  for (unsigned a = 0, count = scop.arrays.size(); a < count; ++a) {
     const Array &array = scop.arrays[a];
     if (array.rank() == 0 || !array.isWritten || array.isLocal)
       continue;
     std::vector<Statement *> stmts = accessorsOf(scop, a);
-    bool affine = true;
-    for (Statement *stmt : stmts)
-      for (const Access &access : stmt->accesses)
-        affine &= access.array != a || access.isAffine();
-    isl::set liveIn = deps.liveIn.extract_set(
-        namedSetSpace(scop.ctx, array.name, array.rank()));
-    if (stmts.empty() || !affine || !liveIn.is_empty())
-      continue;
-    unsigned depth = expansionDepth(stmts, deps.flowByArray.at(a));
-    // Only where it pays: every other dependence among the statements of
-    // those loops stays within their iterations (they become parallel).
-    isl::union_map others = isl::union_map::empty(scop.ctx);
-    for (const auto &[b, all] : depsOf)
-      if (b != a)
-        others = others.unite(all);
-    while (depth > 0 &&
-           !isWithinIterations(
-               between(others, statementsInLoops(scop, *stmts[0], depth)),
-               depth))
-      --depth;
-    // The array's own reuse must be what keeps the loops sequential.
-    if (depth == 0 || isWithinIterations(depsOf.at(a), depth))
+    unsigned depth = arrayExpansionDepth(scop, deps, depsOf, a, stmts);
+    if (depth == 0)
       continue;
     // The copy back needs the last writer's loops as a function of the
     // element, and a place in the 2d+1 original order.
@@ -577,58 +642,18 @@ std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache) {
         (2 * array.rank() + 1 > timeDims ||
          !(last = lastWriterLoops(scop, a, depth))))
       continue;
-    // The copy: the loops' extents, then the array's.
-    Array copy = array;
-    copy.name = array.name + "_x";
-    while (scop.findArray(copy.name) >= 0)
-      copy.name += "_";
-    copy.isLocal = true;
-    copy.usedAfterScop = false;
-    copy.isRead = true;
-    copy.extents.clear();
-    for (unsigned d = 0; d < depth; ++d) {
-      isl::pw_aff extent;
-      for (Statement *stmt : stmts) {
-        isl::pw_aff max = dimMax(stmt->domain, d);
-        extent = extent.is_null() ? max : unionMax(extent, max);
-      }
-      copy.extents.push_back(totalOn(
-          extent.add(constantOn(extent.domain().get_space(), 1)),
-          scop.context));
-    }
-    copy.extents.insert(copy.extents.end(), array.extents.begin(),
-                        array.extents.end());
     isl::set written =
         scop.accesses(false, true, false, a).range().extract_set(
             namedSetSpace(scop.ctx, array.name, array.rank()));
-    unsigned id = scop.arrays.size();
-    std::string name = array.name, copyName = copy.name;
-    scop.arrays.push_back(copy);
-    for (Statement *stmt : stmts) {
-      std::vector<std::string> leading(stmt->iterators.begin(),
-                                       stmt->iterators.begin() + depth);
-      for (Access &access : stmt->accesses) {
-        if (access.array != a)
-          continue;
-        access.array = id;
-        access.relation = withRangeName(
-            flatRangeProduct(leadingIterators(stmt->domain, depth, ""),
-                             access.relation)
-                .as_map(),
-            copyName);
-      }
-      expandRefs(stmt->lhs, name, copyName, leading);
-      expandRefs(stmt->rhs, name, copyName, leading);
-    }
+    std::string name = array.name;
+    unsigned id = expandArray(scop, a, stmts, depth);
     cache.invalidate(a);
     if (last)
       addCopyBack(scop, a, id, written, *last);
-    ScalarExpansion record;
-    record.array = name;
-    record.depth = depth;
-    record.reason = "expanded along " + std::to_string(depth) +
-                    " loop(s) into " + copyName +
-                    ": each iteration writes every value it reads";
+    ScalarExpansion record{name, depth,
+                           "expanded along " + std::to_string(depth) +
+                               " loop(s) into " + scop.arrays[id].name +
+                               ": each iteration writes every value it reads"};
     if (last)
       record.reason += "; the last iteration's values are copied back";
     result.push_back(record);
