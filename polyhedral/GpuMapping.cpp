@@ -122,7 +122,12 @@ private:
   const Scop &scop;
 
   std::vector<unsigned> sizesFor(const Kernel &kernel, unsigned mapped) const {
-    auto it = options.blockSizes.find(kernel.name);
+    // The kernel of this scop (`S0_S1@86`: the scop's line), then the
+    // kernels of that name in every scop, then the position.
+    auto it = options.blockSizes.find(kernel.name + "@" +
+                                      std::to_string(scop.loc.line));
+    if (it == options.blockSizes.end())
+      it = options.blockSizes.find(kernel.name);
     if (it == options.blockSizes.end())
       it = options.blockSizes.find("kernel" + std::to_string(kernel.id));
     std::vector<unsigned> sizes;

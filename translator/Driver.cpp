@@ -200,7 +200,7 @@ bool parseSizes(const std::string &text,
   while (std::getline(entries, entry, ';')) {
     std::smatch m;
     static const std::regex pattern(
-        R"(\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\d+(\s*,\s*\d+){0,2})\s*)");
+        R"(\s*([A-Za-z_][A-Za-z0-9_]*(?:@\d+)?)\s*=\s*(\d+(\s*,\s*\d+){0,2})\s*)");
     if (!std::regex_match(entry, m, pattern)) {
       llvm::errs() << "polycuda: error: invalid --sizes entry '" << entry
                    << "'; expected e.g. 'S0_S1=32,8' or 'kernel0=32,8'\n";

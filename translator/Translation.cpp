@@ -166,6 +166,8 @@ bool sizesNameKernels(const TranslationOptions &options,
     for (const RegionTranslation &region : result.regions)
       for (const polyhedral::Kernel &kernel : region.program.kernels)
         found |= key == kernel.name ||
+                 key == kernel.name + "@" +
+                            std::to_string(region.program.scop->loc.line) ||
                  key == "kernel" + std::to_string(kernel.id);
     if (!found) {
       llvm::errs() << "polycuda: error: --sizes names no kernel '" << key

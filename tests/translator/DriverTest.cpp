@@ -109,7 +109,8 @@ TEST_F(DriverTest, CudaOutputHasKernelLaunchAndChecks) {
 // --sizes names a kernel by its statements (stable whatever the kernel's
 // position) or by its position; a name that is no kernel's is an error.
 TEST_F(DriverTest, SizesNameKernelsByTheirStatements) {
-  for (const char *key : {"S0", "kernel0"}) {
+  // kGemm's scop is at line 4 of gemm.c.
+  for (const char *key : {"S0", "S0@4", "kernel0"}) {
     parse(kGemm);
     translator::TranslationOptions options;
     options.pipeline.mapping.blockSizes[key] = {16, 4};
@@ -122,7 +123,7 @@ TEST_F(DriverTest, SizesNameKernelsByTheirStatements) {
   }
   parse(kGemm);
   translator::TranslationOptions options;
-  options.pipeline.mapping.blockSizes["S7"] = {16, 4};
+  options.pipeline.mapping.blockSizes["S0@5"] = {16, 4};
   translator::Translation result;
   EXPECT_FALSE(translator::translate(input, options, result));
 }
