@@ -17,14 +17,6 @@ namespace polycuda::polyhedral {
 
 namespace {
 
-/// The piece of `umap` whose domain is statement `name`, or null.
-isl::map pieceOf(const isl::union_map &umap, const std::string &name) {
-  for (const isl::map &map : mapsOf(umap))
-    if (domainTupleName(map) == name)
-      return map;
-  return isl::map();
-}
-
 /// `{ [s] -> [s'] : s'_d = s_d + 1, s'_j = s_j otherwise }` on `n` dims.
 isl::map neighbourAlong(isl::ctx ctx, unsigned n, unsigned d) {
   std::string from, to, constraints = "0 = 0";
@@ -50,15 +42,6 @@ isl::set neighbourDeltas(const Statement &stmt, const Access &access,
     next = next.intersect(host.apply_range(host.reverse()));
   isl::map elements = access.relation.intersect_domain(stmt.domain);
   return next.apply_domain(elements).apply_range(elements).deltas();
-}
-
-/// The value of dimension `d` of `set` when it has a single one.
-std::optional<long> fixedValue(const isl::set &set, unsigned d) {
-  std::optional<long> low = constantValue(dimMin(set, d));
-  std::optional<long> high = constantValue(dimMax(set, d));
-  if (low && high && *low == *high)
-    return low;
-  return std::nullopt;
 }
 
 /// The pattern of a reference whose neighbour deltas are `deltas`.

@@ -95,23 +95,6 @@ std::string direction(const isl::set &set, unsigned d) {
   return "*";
 }
 
-/// The value of set dimension `d` if it is the same at every point.
-std::optional<long> fixedValue(const isl::set &set, unsigned d) {
-  std::optional<long> low = constantValue(dimMin(set, d));
-  std::optional<long> high = constantValue(dimMax(set, d));
-  if (low && high && *low == *high)
-    return low;
-  return std::nullopt;
-}
-
-/// The map of `umap` whose domain is statement `name`, or a null map.
-isl::map pieceOf(const isl::union_map &umap, const std::string &name) {
-  for (const isl::map &map : mapsOf(umap))
-    if (domainTupleName(map) == name)
-      return map;
-  return isl::map();
-}
-
 /// The constant 1 as a function of the parameters of `space`.
 isl::pw_aff oneOnParams(const isl::space &space) {
   return isl::set::universe(space.params())

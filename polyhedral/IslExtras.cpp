@@ -890,3 +890,22 @@ std::string toYaml(const isl::schedule &schedule) {
 }
 
 } // namespace polycuda::polyhedral
+
+namespace polycuda::polyhedral {
+
+isl::map pieceOf(const isl::union_map &umap, const std::string &name) {
+  for (const isl::map &map : mapsOf(umap))
+    if (domainTupleName(map) == name)
+      return map;
+  return isl::map();
+}
+
+std::optional<long> fixedValue(const isl::set &set, unsigned d) {
+  std::optional<long> low = constantValue(dimMin(set, d));
+  std::optional<long> high = constantValue(dimMax(set, d));
+  if (low && high && *low == *high)
+    return low;
+  return std::nullopt;
+}
+
+} // namespace polycuda::polyhedral

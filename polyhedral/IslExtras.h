@@ -192,6 +192,10 @@ struct AffineTerms {
 /// non-integer (or over 64-bit) coefficients.
 std::optional<AffineTerms> affineTerms(const isl::aff &aff);
 
+/// The map of `umap` whose domain is statement `name`, or a null map.
+isl::map pieceOf(const isl::union_map &umap, const std::string &name);
+/// The value of set dimension `d` of `set` when it takes a single one.
+std::optional<long> fixedValue(const isl::set &set, unsigned d);
 /// The constant value of `pa` if it has one (on its whole domain).
 std::optional<long> constantValue(const isl::pw_aff &pa);
 
