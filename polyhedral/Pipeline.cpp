@@ -241,6 +241,12 @@ PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
                          const PipelineOptions &options) {
   PreparedScop prepared;
   SourceLoc loc = scop->loc;
+  if (options.skipDependences) {
+    prepared.dependences.budgetExceeded = true;
+    prepared.dependences.incompleteReason =
+        "the dependence analysis was not run (isl crashed in it)";
+    return prepared;
+  }
   runStage("scalar expansion", loc, options, [&] {
     prepared.expansions = expandScalars(*scop, prepared.dependences);
     for (ScalarExpansion &expansion :
