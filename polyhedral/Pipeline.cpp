@@ -249,6 +249,8 @@ PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
   }
   runStage("scalar expansion", loc, options, [&] {
     prepared.expansions = expandScalars(*scop, prepared.dependences);
+  });
+  runStage("array expansion", loc, options, [&] {
     for (ScalarExpansion &expansion :
          expandArrays(*scop, prepared.dependences))
       prepared.expansions.push_back(expansion);
