@@ -114,26 +114,6 @@ isl::schedule_node withoutThreadMapping(const GpuProgram &program,
   return node;
 }
 
-/// The device AST of a kernel from its tree; from the tree flattened to one
-/// map when isl fails on the tree (then with the fallbacks of
-/// buildAstFromMap).
-isl::ast_node buildKernelAst(const isl::set &context,
-                             const isl::schedule &tree,
-                             const std::string &prefix, unsigned tiles) {
-  auto none = [](const isl::id &, const isl::ast_node &,
-                 const isl::ast_build &) { return isl::ast_node(); };
-  try {
-    // The tile loops take one value each (the block's), so isl generates
-    // no loop for them; the kernel's loops are numbered from below them.
-    return buildAstFromSchedule(context, tree, prefix, none, tiles);
-  } catch (const isl::exception_quota &) {
-    throw;
-  } catch (const isl::exception &) {
-    resetError(context.ctx());
-    return buildAstFromMap(context, coalesced(tree.get_map()), prefix);
-  }
-}
-
 /// The band `band` with its first member split from the others, if it has
 /// others: the node of a band of that member alone.
 isl::schedule_node splitFirstMember(isl::schedule_node band) {
@@ -196,19 +176,15 @@ std::vector<isl::schedule> kernelSchedules(const GpuProgram &program) {
 /// (random program 5001953 needs about half of it).
 constexpr unsigned long kVerifyOperations = 1000000;
 
+/// Why an AST does not execute what it should (AstVerifier.h), or "".
+using AstCheckFn = std::function<std::string(const isl::ast_node &)>;
+
 /// The first AST, in isl's loop modes atomic, separate and default, that
-/// runs every instance of `domain` once and each of `deps` forwards (see
-/// AstVerifier.h); `build` generates the AST in a mode, `leaves` reads its
-/// leaves. An error when none does; the atomic AST, unchecked, when the
-/// check runs out of its budget.
-isl::ast_node verifiedAst(const std::function<isl::ast_node(AstLoopMode)> &build,
-                          const LeafInstancesFn &leaves,
-                          const isl::union_set &domain, const Dependences &deps,
-                          const isl::set &context, bool sameTimeAllowed) {
-  // Without complete dependences the schedule is the original order; only
-  // what runs, and how often, can be checked then.
-  isl::union_map order =
-      deps.complete ? deps.all() : isl::union_map::empty(context.ctx());
+/// passes `check`; `build` generates the AST in a mode. An error when none
+/// does; the atomic AST, unchecked, when a check runs out of its budget.
+isl::ast_node verifiedAst(isl::ctx ctx,
+                          const std::function<isl::ast_node(AstLoopMode)> &build,
+                          const AstCheckFn &check) {
   std::string first;
   isl::ast_node atomic;
   for (AstLoopMode mode :
@@ -218,9 +194,8 @@ isl::ast_node verifiedAst(const std::function<isl::ast_node(AstLoopMode)> &build
       atomic = ast;
     std::string problem;
     try {
-      OperationLimit limit(context.ctx(), kVerifyOperations);
-      problem = verifyExecution(executionTimes(ast, context, leaves), domain,
-                                order, context, sameTimeAllowed);
+      OperationLimit limit(ctx, kVerifyOperations);
+      problem = check(ast);
     } catch (const isl::exception_quota &) {
       return atomic;
     }
@@ -233,6 +208,56 @@ isl::ast_node verifiedAst(const std::function<isl::ast_node(AstLoopMode)> &build
       "isl's AST generator printed code that does not execute the "
       "schedule in any of its loop modes (an isl bug): its atomic code " +
       first);
+}
+
+/// What the AST must run in order: every dependence, or none when the
+/// analysis is incomplete (the schedule is then the original order; only
+/// what runs, and how often, can be checked).
+isl::union_map dependenceOrder(const Dependences &deps, isl::ctx ctx) {
+  return deps.complete ? deps.all() : isl::union_map::empty(ctx);
+}
+
+/// What a kernel's AST is checked against: the dependences between its
+/// instances at one host point (with the host iterators as parameters),
+/// and the parameters that are its block and thread indices.
+struct KernelCheck {
+  isl::union_set domain; ///< Kernel::domain (the tree's has b and t fixed)
+  isl::union_map deps;
+  std::vector<std::string> threadParams;
+};
+
+/// The device AST of a kernel from its tree; from the tree flattened to one
+/// map when isl fails on the tree (then with the fallbacks of
+/// buildAstFromMap). Checked to run each instance once, on one thread, and
+/// the dependences between the instances of one thread in order.
+isl::ast_node buildKernelAst(const isl::set &context,
+                             const isl::schedule &tree,
+                             const std::string &prefix, unsigned tiles,
+                             const KernelCheck &check) {
+  auto none = [](const isl::id &, const isl::ast_node &,
+                 const isl::ast_build &) { return isl::ast_node(); };
+  auto build = [&](AstLoopMode mode) {
+    try {
+      // The tile loops take one value each (the block's), so isl generates
+      // no loop for them; the kernel's loops are numbered from below them.
+      return buildAstFromSchedule(context, tree, prefix, none, tiles, mode);
+    } catch (const isl::exception_quota &) {
+      throw;
+    } catch (const isl::exception &) {
+      resetError(context.ctx());
+      return buildAstFromMap(context, coalesced(tree.get_map()), prefix);
+    }
+  };
+  // Block and thread indices become the leading time dimensions.
+  isl::set outer = projectOutParams(context, check.threadParams);
+  return verifiedAst(context.ctx(), build, [&](const isl::ast_node &ast) {
+    isl::union_map times = isl::union_map::empty(context.ctx());
+    for (const isl::map &map :
+         mapsOf(executionTimes(ast, context, statementLeaves())))
+      times = times.unite(paramsToOutputs(map, check.threadParams));
+    return verifyExecution(times, check.domain, check.deps, outer,
+                           {false, unsigned(check.threadParams.size())});
+  });
 }
 
 /// The leaves of the host AST: a launch `name(grid..., prefix..., active)`
@@ -275,8 +300,28 @@ isl::ast_node buildHostAst(const GpuProgram &program) {
   };
   // Instances of one launch run at the same host time: the kernel orders
   // them.
-  return verifiedAst(build, launchLeaves(program), host.get_domain(),
-                     program.deps, program.scop->context, true);
+  const isl::set &context = program.scop->context;
+  isl::union_map order = dependenceOrder(program.deps, context.ctx());
+  return verifiedAst(context.ctx(), build, [&](const isl::ast_node &ast) {
+    return verifyExecution(executionTimes(ast, context, launchLeaves(program)),
+                           host.get_domain(), order, context, {true, 0});
+  });
+}
+
+/// The check of `kernel`'s AST (see KernelCheck).
+KernelCheck kernelCheck(const GpuProgram &program, const Kernel &kernel) {
+  KernelCheck check;
+  check.domain = kernel.domain;
+  // Both ends in the kernel's domain, whose host iterators are parameters:
+  // the dependences within one launch.
+  check.deps = dependenceOrder(program.deps, program.scop->ctx)
+                   .intersect_domain(kernel.domain)
+                   .intersect_range(kernel.domain);
+  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+    check.threadParams.push_back(program.names.blockId + std::to_string(d));
+    check.threadParams.push_back(program.names.threadId + std::to_string(d));
+  }
+  return check;
 }
 
 /// Builds the ASTs of some kernels on a second thread. It works in an isl
@@ -288,24 +333,32 @@ class KernelAstThread {
 public:
   /// Starts building the ASTs of `kernels` (if any) from their subtrees in
   /// `trees`, under the operation limit `limit`.
-  KernelAstThread(const std::vector<Kernel *> &kernels,
+  KernelAstThread(const GpuProgram &program,
+                  const std::vector<Kernel *> &kernels,
                   const std::vector<isl::schedule> &trees,
                   const std::string &prefix, unsigned long limit)
       : kernels(kernels), asts(kernels.size()) {
-    for (Kernel *kernel : kernels)
+    for (Kernel *kernel : kernels) {
+      KernelCheck check = kernelCheck(program, *kernel);
       jobs.push_back({toString(trees[kernel->id]), toString(kernel->context),
-                      kernel->numMapped});
+                      kernel->numMapped, toString(check.domain),
+                      toString(check.deps), check.threadParams});
+    }
     if (jobs.empty())
       return;
     context = makeSharedContext();
     thread = std::thread([this, prefix, limit, ctx = context.get()] {
       try {
         OperationLimit bound(isl::ctx(ctx), limit);
-        for (size_t i = 0; i < jobs.size(); ++i)
+        for (size_t i = 0; i < jobs.size(); ++i) {
+          KernelCheck check{isl::union_set(isl::ctx(ctx), jobs[i].domain),
+                            isl::union_map(isl::ctx(ctx), jobs[i].deps),
+                            jobs[i].threadParams};
           asts[i] =
               buildKernelAst(isl::set(isl::ctx(ctx), jobs[i].context),
                              isl::schedule(isl::ctx(ctx), jobs[i].schedule),
-                             prefix, jobs[i].tiles);
+                             prefix, jobs[i].tiles, check);
+        }
       } catch (...) {
         failure = std::current_exception();
       }
@@ -340,10 +393,12 @@ public:
   }
 
 private:
-  /// A kernel's tree and AST context, as text, and its tile loops.
+  /// A kernel's tree, AST context and check, as text, and its tile loops.
   struct Job {
     std::string schedule, context;
     unsigned tiles;
+    std::string domain, deps; ///< KernelCheck's
+    std::vector<std::string> threadParams;
   };
   std::vector<Kernel *> kernels;
   std::vector<Job> jobs;
@@ -371,11 +426,12 @@ void generateGpuAsts(GpuProgram &program) {
   shareKernels(program, here, there);
   std::vector<isl::schedule> trees = kernelSchedules(program);
   std::string prefix = program.names.kernelIterator;
-  KernelAstThread worker(there, trees, prefix,
+  KernelAstThread worker(program, there, trees, prefix,
                          maxOperations(program.scop->ctx));
   for (Kernel *kernel : here)
     kernel->ast = buildKernelAst(kernel->context, trees[kernel->id], prefix,
-                                 kernel->numMapped);
+                                 kernel->numMapped,
+                                 kernelCheck(program, *kernel));
   program.host = buildHostAst(program);
   worker.finish(program);
 }
@@ -394,8 +450,12 @@ isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
         },
         0, mode);
   };
-  return verifiedAst(build, statementLeaves(), schedule.get_domain(), deps,
-                     scop.context, false);
+  isl::union_map order = dependenceOrder(deps, scop.ctx);
+  return verifiedAst(scop.ctx, build, [&](const isl::ast_node &ast) {
+    return verifyExecution(executionTimes(ast, scop.context, statementLeaves()),
+                           schedule.get_domain(), order, scop.context,
+                           {false, 0});
+  });
 }
 
 } // namespace polycuda::polyhedral

@@ -251,7 +251,7 @@ isl::union_map executionTimes(const isl::ast_node &ast, const isl::set &context,
 std::string verifyExecution(const isl::union_map &times,
                             const isl::union_set &domain,
                             const isl::union_map &dependences,
-                            const isl::set &context, bool sameTimeAllowed) {
+                            const isl::set &context, ExecutionOrder how) {
   isl::union_map ran = times.intersect_params(context).coalesce();
   isl::union_set instances = domain.intersect_params(context);
   isl::union_set executed = ran.domain();
@@ -268,10 +268,18 @@ std::string verifyExecution(const isl::union_map &times,
                              .apply_domain(ran)
                              .apply_range(ran);
   for (const isl::map &pairs : mapsOf(order)) {
-    // Backwards: the sink runs before the source (or at the same time,
-    // unless that is allowed).
-    isl::map backwards = pairs.intersect(
-        lexOrder(pairs.get_space().domain(), !sameTimeAllowed).reverse());
+    isl::space time = pairs.get_space().domain();
+    isl::map backwards;
+    if (how.parallelDims == 0) {
+      // Backwards: the sink runs before the source (or at the same time,
+      // unless that is allowed).
+      backwards =
+          pairs.intersect(lexOrder(time, !how.sameTimeAllowed).reverse());
+    } else {
+      // On another thread, or not later on the same one.
+      backwards = pairs.subtract(
+          equateLeading(lexOrder(time, how.sameTimeAllowed), how.parallelDims));
+    }
     if (!backwards.is_empty())
       return "runs a dependence backwards, at times " +
              shortened(toString(backwards));

@@ -59,15 +59,24 @@ LeafInstancesFn statementLeaves();
 isl::union_map executionTimes(const isl::ast_node &ast, const isl::set &context,
                               const LeafInstancesFn &leaves);
 
+/// How the verifier orders two instances run at the times it read.
+struct ExecutionOrder {
+  /// A dependence between instances run at the same time is accepted (a
+  /// leaf that launches a kernel orders its instances itself).
+  bool sameTimeAllowed = false;
+  /// The first `parallelDims` time dimensions are the block and thread
+  /// indices of a kernel: instances whose values there differ run on
+  /// different threads, unordered, and must not depend on each other.
+  unsigned parallelDims = 0;
+};
+
 /// Why an AST with execution times `times` (executionTimes) does not run
 /// every instance of `domain` exactly once or runs a dependence backwards:
-/// empty when it does neither. With `sameTimeAllowed`, a dependence between
-/// instances run at the same time is accepted (a leaf that launches a kernel
-/// orders its instances itself).
+/// empty when it does neither.
 std::string verifyExecution(const isl::union_map &times,
                             const isl::union_set &domain,
                             const isl::union_map &dependences,
-                            const isl::set &context, bool sameTimeAllowed);
+                            const isl::set &context, ExecutionOrder order);
 
 } // namespace polycuda::polyhedral
 

@@ -113,6 +113,30 @@ isl::map outputsToParams(isl::map map, const std::vector<std::string> &names) {
   return isl::manage(raw);
 }
 
+isl::map paramsToOutputs(isl::map map, const std::vector<std::string> &names) {
+  isl::ctx ctx = map.ctx();
+  isl_space *params = isl_space_params_alloc(ctx.get(), 0);
+  for (const std::string &name : names)
+    params = isl_space_add_param_id(
+        params, isl_id_alloc(ctx.get(), name.c_str(), nullptr));
+  isl_map *raw = isl_map_align_params(map.release(), params);
+  for (size_t i = names.size(); i-- > 0;) {
+    int pos = isl_map_find_dim_by_name(raw, isl_dim_param, names[i].c_str());
+    raw = isl_map_move_dims(raw, isl_dim_out, 0, isl_dim_param, pos, 1);
+  }
+  return isl::manage(raw);
+}
+
+isl::set projectOutParams(isl::set set, const std::vector<std::string> &names) {
+  isl_set *raw = set.release();
+  for (const std::string &name : names) {
+    int pos = isl_set_find_dim_by_name(raw, isl_dim_param, name.c_str());
+    if (pos >= 0)
+      raw = isl_set_project_out(raw, isl_dim_param, pos, 1);
+  }
+  return isl::manage(raw);
+}
+
 isl::pw_aff inputsToParams(isl::pw_aff pa,
                            const std::vector<std::string> &names) {
   isl::ctx ctx = pa.ctx();

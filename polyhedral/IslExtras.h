@@ -80,6 +80,11 @@ isl::union_map subtreeSchedule(const isl::schedule_node &node);
 /// Names the output dimensions of `map` with `names` and moves them to the
 /// parameters: `{ S[i] -> [c] }` becomes `[c] -> { S[i] -> [] }`.
 isl::map outputsToParams(isl::map map, const std::vector<std::string> &names);
+/// The reverse for the parameters `names`: `[b] -> { S[i] -> [x] }` becomes
+/// `{ S[i] -> [b, x] }` (a parameter `map` lacks counts as unconstrained).
+isl::map paramsToOutputs(isl::map map, const std::vector<std::string> &names);
+/// `set` without the parameters `names` (projected out).
+isl::set projectOutParams(isl::set set, const std::vector<std::string> &names);
 /// Same for a function of a set space: `{ [c] -> [e] }` becomes
 /// `[c] -> { [] -> [e] }`.
 isl::pw_aff inputsToParams(isl::pw_aff pa,

@@ -172,7 +172,9 @@ bool writeFiles(const std::vector<std::pair<std::string, std::string>> &files) {
     temporaries.push_back(tmp);
     std::ofstream out(tmp, std::ios::binary);
     out << text;
-    if (!out.good())
+    // Closed here so that an error while flushing (a full disk) is seen.
+    out.close();
+    if (out.fail())
       return fail(path);
   }
   for (size_t i = 0; i < files.size(); ++i)

@@ -82,14 +82,14 @@ TEST_F(AstVerifierTest, RejectsTheAtomicAstOfRandomProgram3937) {
   isl::ast_node atomic = astOf(schedule, context, AstLoopMode::Atomic);
   std::string problem = verifyExecution(
       executionTimes(atomic, context, statementLeaves()), domain, deps,
-      context, false);
+      context, {false, 0});
   EXPECT_NE(problem.find("backwards"), std::string::npos)
       << "atomic AST accepted:\n" << atomic.to_C_str();
 
   isl::ast_node separate = astOf(schedule, context, AstLoopMode::Separate);
   EXPECT_EQ(verifyExecution(executionTimes(separate, context,
                                            statementLeaves()),
-                            domain, deps, context, false),
+                            domain, deps, context, {false, 0}),
             "")
       << separate.to_C_str();
 }
@@ -108,32 +108,49 @@ TEST_F(AstVerifierTest, FindsEachKindOfWrongExecution) {
   isl::union_set domain(ctx(), "[n] -> { S[i] : 0 <= i < n }");
   isl::union_map deps(ctx(), "[n] -> { S[i] -> S[i + 1] : 0 <= i < n - 1 }");
   isl::union_map right(ctx(), "[n] -> { S[i] -> [i, 0] : 0 <= i < n }");
-  EXPECT_EQ(verifyExecution(right, domain, deps, context, false), "");
+  EXPECT_EQ(verifyExecution(right, domain, deps, context, {false, 0}), "");
 
   isl::union_map twice(ctx(), "[n] -> { S[i] -> [i, 0] : 0 <= i < n; S[i] -> [i, 1] : i = 2 }");
-  EXPECT_EQ(verifyExecution(twice, domain, deps, context, false),
+  EXPECT_EQ(verifyExecution(twice, domain, deps, context, {false, 0}),
             "runs an instance more than once");
 
   isl::union_map skips(ctx(), "[n] -> { S[i] -> [i, 0] : 0 <= i < n and i != 1 }");
-  EXPECT_EQ(verifyExecution(skips, domain, deps, context, false).rfind(
+  EXPECT_EQ(verifyExecution(skips, domain, deps, context, {false, 0}).rfind(
                 "never runs", 0),
             0u);
 
   isl::union_map extra(ctx(), "[n] -> { S[i] -> [i, 0] : 0 <= i <= n }");
-  EXPECT_EQ(verifyExecution(extra, domain, deps, context, false).rfind(
+  EXPECT_EQ(verifyExecution(extra, domain, deps, context, {false, 0}).rfind(
                 "runs instances that do not exist", 0),
             0u);
 
   isl::union_map reversed(ctx(), "[n] -> { S[i] -> [-i, 0] : 0 <= i < n }");
-  EXPECT_EQ(verifyExecution(reversed, domain, deps, context, false).rfind(
+  EXPECT_EQ(verifyExecution(reversed, domain, deps, context, {false, 0}).rfind(
                 "runs a dependence backwards", 0),
             0u);
 
   // The same time: wrong for statements, right for the instances of one
   // kernel launch.
   isl::union_map together(ctx(), "[n] -> { S[i] -> [0, 0] : 0 <= i < n }");
-  EXPECT_NE(verifyExecution(together, domain, deps, context, false), "");
-  EXPECT_EQ(verifyExecution(together, domain, deps, context, true), "");
+  EXPECT_NE(verifyExecution(together, domain, deps, context, {false, 0}), "");
+  EXPECT_EQ(verifyExecution(together, domain, deps, context, {true, 0}), "");
+}
+
+TEST_F(AstVerifierTest, KernelThreadsMustNotDependOnEachOther) {
+  // S[i] runs on thread i % 4 at step i / 4: [t, k].
+  isl::set context(ctx(), "[n] -> { : n >= 8 }");
+  isl::union_set domain(ctx(), "[n] -> { S[i] : 0 <= i < n }");
+  isl::union_map times(
+      ctx(), "[n] -> { S[i] -> [t, k] : 0 <= i < n and 0 <= t < 4 and i = 4k + t }");
+  polyhedral::ExecutionOrder threads{false, 1};
+  // S[i] -> S[i + 4]: the same thread, one step later.
+  isl::union_map sameThread(ctx(), "[n] -> { S[i] -> S[i + 4] : 0 <= i < n - 4 }");
+  EXPECT_EQ(verifyExecution(times, domain, sameThread, context, threads), "");
+  // S[i] -> S[i + 1]: another thread, which runs at the same time.
+  isl::union_map otherThread(ctx(), "[n] -> { S[i] -> S[i + 1] : 0 <= i < n - 1 }");
+  EXPECT_EQ(verifyExecution(times, domain, otherThread, context, threads)
+                .rfind("runs a dependence backwards", 0),
+            0u);
 }
 
 TEST(RunInChildTest, ReportsTheResultOrTheCrash) {
