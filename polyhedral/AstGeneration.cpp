@@ -253,7 +253,7 @@ isl::ast_node buildKernelAst(const isl::set &context,
   return verifiedAst(context.ctx(), build, [&](const isl::ast_node &ast) {
     isl::union_map times = isl::union_map::empty(context.ctx());
     for (const isl::map &map :
-         mapsOf(executionTimes(ast, context, statementLeaves())))
+         mapsOf(executionTimes(ast, context, statementLeaves(check.domain))))
       times = times.unite(paramsToOutputs(map, check.threadParams));
     return verifyExecution(times, check.domain, check.deps, outer,
                            {false, unsigned(check.threadParams.size())});
@@ -452,7 +452,8 @@ isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
   };
   isl::union_map order = dependenceOrder(deps, scop.ctx);
   return verifiedAst(scop.ctx, build, [&](const isl::ast_node &ast) {
-    return verifyExecution(executionTimes(ast, scop.context, statementLeaves()),
+    return verifyExecution(executionTimes(ast, scop.context,
+                                          statementLeaves(schedule.get_domain())),
                            schedule.get_domain(), order, scop.context,
                            {false, 0});
   });

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace polycuda::polyhedral {
@@ -229,10 +230,15 @@ isl::map instanceMap(const LeafReader &reader, const std::string &name,
   return isl::multi_pw_aff(space, values).as_map();
 }
 
-LeafInstancesFn statementLeaves() {
-  return [](const isl::ast_expr_op &call,
-            const LeafReader &reader) -> isl::union_map {
+LeafInstancesFn statementLeaves(const isl::union_set &domain) {
+  std::set<std::string> statements;
+  for (const isl::set &set : setsOf(domain))
+    statements.insert(tupleName(set));
+  return [statements](const isl::ast_expr_op &call,
+                      const LeafReader &reader) -> isl::union_map {
     std::string name = call.arg(0).as<isl::ast_expr_id>().id().name();
+    if (!statements.count(name))
+      return isl::union_map();
     std::vector<isl::ast_expr> args;
     for (unsigned i = 1; i < call.n_arg(); ++i)
       args.push_back(call.arg(i));

@@ -50,8 +50,9 @@ isl::map instanceMap(const LeafReader &reader, const std::string &name,
                      const std::vector<isl::ast_expr> &args);
 
 /// A leaf `S(a0, ..., ak)` runs the instance `S[a0, ..., ak]`: the leaves of
-/// an AST generated directly from the statements' schedule.
-LeafInstancesFn statementLeaves();
+/// an AST generated directly from the statements' schedule. Leaves named
+/// by no statement of `domain` (the copies memory promotion adds) run none.
+LeafInstancesFn statementLeaves(const isl::union_set &domain);
 
 /// What an AST executes: `{ S[i] -> time }` for every instance it runs (a
 /// relation, not a function, when the AST runs an instance more than once).

@@ -81,14 +81,14 @@ TEST_F(AstVerifierTest, RejectsTheAtomicAstOfRandomProgram3937) {
 
   isl::ast_node atomic = astOf(schedule, context, AstLoopMode::Atomic);
   std::string problem = verifyExecution(
-      executionTimes(atomic, context, statementLeaves()), domain, deps,
+      executionTimes(atomic, context, statementLeaves(schedule.get_domain())), domain, deps,
       context, {false, 0});
   EXPECT_NE(problem.find("backwards"), std::string::npos)
       << "atomic AST accepted:\n" << atomic.to_C_str();
 
   isl::ast_node separate = astOf(schedule, context, AstLoopMode::Separate);
   EXPECT_EQ(verifyExecution(executionTimes(separate, context,
-                                           statementLeaves()),
+                                           statementLeaves(schedule.get_domain())),
                             domain, deps, context, {false, 0}),
             "")
       << separate.to_C_str();
@@ -98,7 +98,7 @@ TEST_F(AstVerifierTest, ReadsEveryInstanceOfACorrectAstOnce) {
   isl::schedule schedule(ctx(), kSchedule3937);
   isl::set context(ctx(), "[n, m] -> { : }");
   isl::ast_node ast = astOf(schedule, context, AstLoopMode::Separate);
-  isl::union_map times = executionTimes(ast, context, statementLeaves());
+  isl::union_map times = executionTimes(ast, context, statementLeaves(schedule.get_domain()));
   EXPECT_PRED_FORMAT2(islEqual, schedule.get_domain(), times.domain());
   EXPECT_TRUE(times.is_single_valued());
 }
