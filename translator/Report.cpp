@@ -820,10 +820,16 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
   if (order.getInteger("width") || *order.getBoolean("auto"))
     os << "\n    why: " << str(order.get("reason"));
   os << "\n";
+  bool column = order.getInteger("width").hasValue();
   for (const json::Value &mv : mapped) {
     const json::Object &m = *mv.getAsObject();
-    os << "  " << perStatement(*m.getObject("schedule")) << " -> blockIdx."
-       << str(m.get("hardware")) << ", threadIdx." << str(m.get("hardware"))
+    std::string hw = str(m.get("hardware"));
+    // In column order a block's index along x and y comes from its grid
+    // position (the column and the position inside it).
+    std::string block = column && hw != "z" ? "block " + hw + " of the column order"
+                                            : "blockIdx." + hw;
+    os << "  " << perStatement(*m.getObject("schedule")) << " -> " << block
+       << ", threadIdx." << hw
        << " (block " << str(m.get("block_size")) << ", "
        << str(m.get("extent")) << " iterations per launch)\n";
   }
