@@ -30,7 +30,9 @@ def main():
     variants, measured, out = load(sys.argv[1]), load(sys.argv[2]), sys.argv[3]
     rows = []
     for id_, v in variants.items():
-        m = measured.get(id_, {})
+        if id_ not in measured:  # run.sh ran a part of them (ONLY=...)
+            continue
+        m = measured[id_]
         t = float(m["median_kernel_ms"]) if m.get("median_kernel_ms") else None
         rows.append(dict(v, ms=t, checksum=m.get("checksum", "")))
     groups = {}
@@ -124,7 +126,7 @@ def plot(rows, out):
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xscale("log", base=2)
         ax.set_title(f"{prog} N={n}")
-        ax.set_xlabel("column width W (elements; * = auto, at 8: linear)")
+        ax.set_xlabel("requested column width W (elements; * = auto, at 8: linear)")
         ax.set_ylabel("kernel speedup over linear (%)")
         ax.legend(fontsize=6)
     fig.tight_layout()

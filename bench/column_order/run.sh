@@ -13,12 +13,14 @@
 # and PNG. ONLY=regex restricts the programs (e.g. ONLY='matmul_1024').
 #   run.sh CARRY_DIR
 set -uo pipefail
+[ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
 carry=$(cd "$1" && pwd)
 out=${OUT:-$carry/out}
 runs=${RUNS:-3}
 mkdir -p "$out"
 exec > >(tee "$out/column_order.log") 2>&1
-echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | head -1)"
+echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm \
+  --format=csv,noheader 2>/dev/null | head -1)"
 echo "commit: $(cat "$carry/commit.txt")"
 build=/tmp/column_order_build
 rm -rf "$build" && mkdir -p "$build"
