@@ -816,8 +816,9 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
        << *order.getInteger("width_blocks") << " block(s) along x"
        << (*order.getBoolean("zigzag") ? ", zigzag" : "")
        << "; blockIdx.x runs inside a column, blockIdx.y over the columns)";
-  // The default order needs no explanation; a chosen one does.
-  if (order.getInteger("width") || *order.getBoolean("auto"))
+  // The default order needs no explanation; a chosen one (or one asked
+  // for but not possible) does.
+  if (str(order.get("reason")).rfind("--thread-order=linear", 0) != 0)
     os << "\n    why: " << str(order.get("reason"));
   os << "\n";
   bool column = order.getInteger("width").hasValue();
