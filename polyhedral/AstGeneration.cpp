@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "AstGeneration.h"
 
+#include "AstVerifier.h"
 #include "Check.h"
 #include "IslExtras.h"
 #include "ThreadOrder.h"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -202,6 +204,58 @@ std::vector<isl::schedule> kernelSchedules(const GpuProgram &program) {
   return trees;
 }
 
+/// The first AST, in isl's loop modes atomic, separate and default, that
+/// runs every instance of `domain` once and each of `deps` forwards (see
+/// AstVerifier.h); `build` generates the AST in a mode, `leaves` reads its
+/// leaves. An error when none does.
+isl::ast_node verifiedAst(const std::function<isl::ast_node(AstLoopMode)> &build,
+                          const LeafInstancesFn &leaves,
+                          const isl::union_set &domain, const Dependences &deps,
+                          const isl::set &context, bool sameTimeAllowed) {
+  // Without complete dependences the schedule is the original order; only
+  // what runs, and how often, can be checked then.
+  isl::union_map order =
+      deps.complete ? deps.all() : isl::union_map::empty(context.ctx());
+  std::string first;
+  for (AstLoopMode mode :
+       {AstLoopMode::Atomic, AstLoopMode::Separate, AstLoopMode::Default}) {
+    isl::ast_node ast = build(mode);
+    std::string problem =
+        verifyExecution(executionTimes(ast, context, leaves), domain, order,
+                        context, sameTimeAllowed);
+    if (problem.empty())
+      return ast;
+    if (first.empty())
+      first = problem;
+  }
+  throw std::runtime_error(
+      "isl's AST generator printed code that does not execute the "
+      "schedule in any of its loop modes (an isl bug): its atomic code " +
+      first);
+}
+
+/// The leaves of the host AST: a launch `name(grid..., prefix..., active)`
+/// (see makeLaunch) runs its kernel's instances at the host point `prefix`
+/// where `active` holds.
+LeafInstancesFn launchLeaves(const GpuProgram &program) {
+  return [&program](const isl::ast_expr_op &call,
+                    const LeafReader &reader) -> isl::union_map {
+    std::string name = call.arg(0).as<isl::ast_expr_id>().id().name();
+    const Kernel *kernel = program.findKernel(name);
+    if (!kernel)
+      throw std::runtime_error("AST verifier: unknown launch " + name);
+    unsigned first = 1 + kernel->numMapped;
+    std::vector<isl::ast_expr> prefix;
+    for (unsigned i = 0; i < kernel->hostDepth; ++i)
+      prefix.push_back(call.arg(first + i));
+    isl::set active = reader.condition(call.arg(first + kernel->hostDepth));
+    isl::map toPrefix = instanceMap(reader, "", prefix).intersect_domain(active);
+    return isl::union_map(toPrefix)
+        .apply_range(kernel->hostSchedule.reverse())
+        .intersect_range(kernel->instances);
+  };
+}
+
 /// The host AST: the tree without the thread mapping, each kernel's
 /// subtree replaced by its launch.
 isl::ast_node buildHostAst(const GpuProgram &program) {
@@ -209,12 +263,19 @@ isl::ast_node buildHostAst(const GpuProgram &program) {
   isl::schedule_node root = program.schedule.get_root();
   if (root.n_children() > 0)
     host = withoutThreadMapping(program, root.child(0)).get_schedule();
-  return buildAstFromSchedule(program.scop->context, host,
-                              program.names.hostIterator,
-                              [&](const isl::id &mark, const isl::ast_node &,
-                                  const isl::ast_build &build) {
-                                return makeLaunch(program, mark, build);
-                              });
+  auto build = [&](AstLoopMode mode) {
+    return buildAstFromSchedule(
+        program.scop->context, host, program.names.hostIterator,
+        [&](const isl::id &mark, const isl::ast_node &,
+            const isl::ast_build &build) {
+          return makeLaunch(program, mark, build);
+        },
+        0, mode);
+  };
+  // Instances of one launch run at the same host time: the kernel orders
+  // them.
+  return verifiedAst(build, launchLeaves(program), host.get_domain(),
+                     program.deps, program.scop->context, true);
 }
 
 /// Builds the ASTs of some kernels on a second thread. It works in an isl
@@ -330,16 +391,21 @@ void generateGpuAsts(GpuProgram &program) {
 }
 
 isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
-                           const std::string &prefix) {
+                           const Dependences &deps, const std::string &prefix) {
   isl::schedule marked = schedule;
   isl::schedule_node root = schedule.get_root();
   if (root.n_children() > 0)
     marked = markParallel(root.child(0), prefix).get_schedule();
-  return buildAstFromSchedule(
-      scop.context, marked, prefix,
-      [](const isl::id &, const isl::ast_node &, const isl::ast_build &) {
-        return isl::ast_node();
-      });
+  auto build = [&](AstLoopMode mode) {
+    return buildAstFromSchedule(
+        scop.context, marked, prefix,
+        [](const isl::id &, const isl::ast_node &, const isl::ast_build &) {
+          return isl::ast_node();
+        },
+        0, mode);
+  };
+  return verifiedAst(build, statementLeaves(), schedule.get_domain(), deps,
+                     scop.context, false);
 }
 
 } // namespace polycuda::polyhedral

@@ -26,9 +26,10 @@ inline constexpr const char *kParallelMark = "omp_parallel";
 std::string parallelMark(const std::string &iterator);
 
 /// An AST of `schedule` for the C target: each outermost coincident loop is
-/// the child of a mark `omp_parallel`; iterators are named `prefix`N.
+/// the child of a mark `omp_parallel`; iterators are named `prefix`N. The
+/// AST is checked to run every instance once and respect `deps`.
 isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
-                           const std::string &prefix);
+                           const Dependences &deps, const std::string &prefix);
 
 } // namespace polycuda::polyhedral
 

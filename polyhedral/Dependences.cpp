@@ -118,9 +118,10 @@ Dependences expandAlongLoops(const Dependences &deps, unsigned depth) {
   return result;
 }
 
-static Dependences incomplete(const Scop &scop) {
+static Dependences incomplete(const Scop &scop, const DependenceCache &cache) {
   Dependences deps;
   deps.complete = false;
+  deps.incompleteReason = cache.incompleteReason;
   isl::union_map empty = isl::union_map::empty(scop.ctx);
   deps.flow = deps.anti = deps.output = deps.taggedFlow = empty;
   deps.liveIn = scop.accesses(true, false, false).range();
@@ -144,7 +145,7 @@ Dependences computeDependences(const Scop &scop, DependenceCache &cache,
                                const std::vector<unsigned> &arrays,
                                bool flowOnly) {
   if (cache.budgetExceeded)
-    return incomplete(scop);
+    return incomplete(scop, cache);
   bool exceeded = false;
   {
     // One budget for the parts this call computes.
@@ -171,7 +172,7 @@ Dependences computeDependences(const Scop &scop, DependenceCache &cache,
   }
   if (exceeded) {
     cache.budgetExceeded = true;
-    return incomplete(scop);
+    return incomplete(scop, cache);
   }
   Dependences deps;
   isl::union_map empty = isl::union_map::empty(scop.ctx);

@@ -36,6 +36,8 @@ struct Dependences {
   /// empty and meaningless, and the scop must keep its original order with
   /// nothing run in parallel.
   bool complete = true;
+  /// Why the relations are incomplete (see DependenceCache).
+  std::string incompleteReason;
   /// False only for parts of a DependenceCache computed without the anti
   /// and output dependences (computeDependences' `flowOnly`).
   bool hasAntiOutput = true;
@@ -59,6 +61,8 @@ struct Dependences {
 struct DependenceCache {
   std::map<unsigned, std::shared_ptr<const Dependences>> parts;
   bool budgetExceeded = false;
+  /// Why no dependences are known once budgetExceeded is set.
+  std::string incompleteReason = "dependence analysis exceeded its budget";
   void invalidate() { parts.clear(); }
   void invalidate(unsigned array) { parts.erase(array); }
 };

@@ -184,19 +184,18 @@ static isl_ast_build *withIterators(isl_ast_build *build,
   return isl_ast_build_set_iterators(build, names);
 }
 
-// Every loop is generated "atomic" (one loop per band member, no
-// separation into full and partial pieces). isl 0.25's default separation
-// can lose a stride guard on a member with a non-unit coefficient and then
-// run one statement instance twice: a random scop (tests/random seed 1013)
-// did so, with its schedule legal and injective. Atomic code ran every
-// instance once there and is what PPCG generates by default too.
-static isl_schedule_node *setAtomic(isl_schedule_node *node, void *) {
+// Every band member's loop type is set to the mode asked for. "Atomic" (one
+// loop per member, no separation into full and partial pieces) comes first:
+// it is what PPCG generates by default. Neither mode is right everywhere in
+// isl 0.25 (see AstVerifier.h), so the callers verify the AST and try the
+// others.
+static isl_schedule_node *setLoopType(isl_schedule_node *node, void *user) {
   if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
     return node;
+  auto type = *static_cast<isl_ast_loop_type *>(user);
   isl_size n = isl_schedule_node_band_n_member(node);
   for (isl_size i = 0; i < n; ++i)
-    node = isl_schedule_node_band_member_set_ast_loop_type(node, i,
-                                                           isl_ast_loop_atomic);
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, type);
   return node;
 }
 
@@ -305,7 +304,8 @@ isl_ast_node *afterMark(isl_ast_node *node, isl_ast_build *build,
 isl::ast_node buildAstFromSchedule(const isl::set &context,
                                    const isl::schedule &schedule,
                                    const std::string &iteratorPrefix,
-                                   const MarkFn &onMark, unsigned skip) {
+                                   const MarkFn &onMark, unsigned skip,
+                                   AstLoopMode mode) {
   isl_union_set *domain = isl_schedule_get_domain(schedule.get());
   isl_space *params = isl_space_align_params(isl_set_get_space(context.get()),
                                              isl_union_set_get_space(domain));
@@ -313,8 +313,12 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
   isl_ast_build *build = isl_ast_build_from_context(
       isl_set_align_params(context.copy(), isl_space_copy(params)));
   isl_schedule *aligned = isl_schedule_align_params(schedule.copy(), params);
-  aligned = isl_schedule_map_schedule_node_bottom_up(aligned, &setAtomic,
-                                                     nullptr);
+  isl_ast_loop_type type = mode == AstLoopMode::Atomic ? isl_ast_loop_atomic
+                           : mode == AstLoopMode::Separate
+                               ? isl_ast_loop_separate
+                               : isl_ast_loop_default;
+  aligned = isl_schedule_map_schedule_node_bottom_up(aligned, &setLoopType,
+                                                     &type);
   build = withIterators(build, iteratorPrefix, skip);
   MarkCallback callback{onMark, nullptr};
   build = isl_ast_build_set_after_each_mark(build, &afterMark, &callback);
@@ -359,6 +363,11 @@ isl::space namedSetSpace(isl::ctx ctx, const std::string &name,
   return isl::manage(space);
 }
 
+isl::map lexOrder(const isl::space &space, bool orEqual) {
+  return isl::manage(orEqual ? isl_map_lex_le(space.copy())
+                             : isl_map_lex_lt(space.copy()));
+}
+
 isl::map mapFromDomainAndRange(const isl::set &domain, const isl::set &range) {
   return isl::manage(isl_map_from_domain_and_range(domain.copy(), range.copy()));
 }
@@ -379,7 +388,9 @@ isl::union_map flatRangeProduct(const isl::union_map &left,
 isl::pw_aff constantOn(const isl::space &space, long value) {
   isl_local_space *ls = isl_local_space_from_space(space.copy());
   isl_aff *aff = isl_aff_zero_on_domain(ls);
-  aff = isl_aff_set_constant_si(aff, value);
+  // Not isl_aff_set_constant_si, which takes an int.
+  aff = isl_aff_set_constant_val(
+      aff, isl_val_int_from_si(isl_space_get_ctx(space.get()), value));
   return isl::manage(isl_pw_aff_from_aff(aff));
 }
 

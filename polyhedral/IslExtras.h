@@ -105,13 +105,17 @@ isl::ast_node buildAstFromMap(const isl::set &context,
 /// thrown by `onMark` is rethrown after isl freed the partial AST. Loops
 /// are named by depth, `iteratorPrefix`0 at depth `skip` (those above are
 /// numbered from 64).
+/// Every band member's loops are generated in `mode` (isl's atomic,
+/// separate or default loop type).
 using MarkCallbackFn = std::function<isl::ast_node(
     const isl::id &, const isl::ast_node &, const isl::ast_build &)>;
+enum class AstLoopMode { Atomic, Separate, Default };
 isl::ast_node buildAstFromSchedule(const isl::set &context,
                                    const isl::schedule &schedule,
                                    const std::string &iteratorPrefix,
                                    const MarkCallbackFn &onMark,
-                                   unsigned skip = 0);
+                                   unsigned skip = 0,
+                                   AstLoopMode mode = AstLoopMode::Atomic);
 /// The AST expression of `pa`, a function of the parameters, built in
 /// `context` (the parameters of both aligned).
 isl::ast_expr buildExprFromParams(const isl::set &context,
@@ -121,6 +125,9 @@ isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
                            const std::vector<isl::ast_expr> &args);
 /// The set space `name[d0, ..., d{dims-1}]` without parameters.
 isl::space namedSetSpace(isl::ctx ctx, const std::string &name, unsigned dims);
+/// `{ x -> y : x lexicographically before y }` on the set space `space`
+/// (or before or equal, with `orEqual`).
+isl::map lexOrder(const isl::space &space, bool orEqual);
 /// `{ x -> y : x in domain and y in range }`.
 isl::map mapFromDomainAndRange(const isl::set &domain, const isl::set &range);
 /// `map` restricted to pairs whose first `n` input and output dimensions

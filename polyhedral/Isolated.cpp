@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
 #include <poll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -99,6 +102,57 @@ runWithDeadline(const std::function<std::string()> &work, unsigned limitMs) {
       text.empty() || text[0] != '+')
     return std::nullopt;
   return text.substr(1);
+}
+
+ChildOutcome runInChild(const std::function<std::string()> &work) {
+  ChildOutcome outcome;
+  std::fflush(nullptr);
+  std::cout.flush();
+  std::cerr.flush();
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    outcome.result = work(); // No child to be had: run it here.
+    return outcome;
+  }
+  pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    outcome.result = work();
+    return outcome;
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    int status = writeAll(fds[1], "+" + work()) ? 0 : 1;
+    ::close(fds[1]);
+    std::cout.flush();
+    std::exit(status);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    text.append(buffer, n);
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    outcome.signal = WTERMSIG(status);
+  else if (WIFEXITED(status))
+    outcome.exitCode = WEXITSTATUS(status);
+  if (outcome.signal == 0 && outcome.exitCode == 0 && !text.empty() &&
+      text[0] == '+')
+    outcome.result = text.substr(1);
+  else if (outcome.signal == 0 && outcome.exitCode == 0)
+    outcome.exitCode = 1;
+  return outcome;
 }
 
 } // namespace polycuda::polyhedral

@@ -23,6 +23,22 @@ namespace polycuda::polyhedral {
 std::optional<std::string>
 runWithDeadline(const std::function<std::string()> &work, unsigned limitMs);
 
+/// How work run by runInChild ended.
+struct ChildOutcome {
+  std::optional<std::string> result; ///< what the work returned, if it did
+  int exitCode = 0;                  ///< the child's exit status otherwise
+  int signal = 0;                    ///< the signal that killed it, or 0
+};
+
+/// Runs `work` in a child process without a deadline, so that a crash in a
+/// library (isl has a few) ends the child and not the caller. The child
+/// ends with exit() (static destructors and leak checks run there, as in a
+/// normal process); whatever `work` does besides returning its result
+/// (output printed, files written) happens in the child. Output buffered
+/// by the caller is flushed first, so that it is not printed twice. Must
+/// not be called while other threads run.
+ChildOutcome runInChild(const std::function<std::string()> &work);
+
 } // namespace polycuda::polyhedral
 
 #endif

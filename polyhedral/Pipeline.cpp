@@ -241,8 +241,16 @@ PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
                          const PipelineOptions &options) {
   PreparedScop prepared;
   SourceLoc loc = scop->loc;
+  if (options.skipDependences) {
+    prepared.dependences.budgetExceeded = true;
+    prepared.dependences.incompleteReason =
+        "the dependence analysis was not run (isl crashed in it)";
+    return prepared;
+  }
   runStage("scalar expansion", loc, options, [&] {
     prepared.expansions = expandScalars(*scop, prepared.dependences);
+  });
+  runStage("array expansion", loc, options, [&] {
     for (ScalarExpansion &expansion :
          expandArrays(*scop, prepared.dependences))
       prepared.expansions.push_back(expansion);

@@ -35,6 +35,9 @@ struct PipelineOptions {
   bool verbose = false;
   /// How the host/device copies move their bytes (`--transfers`).
   TransferMethod transfers = TransferMethod::Auto;
+  /// Run no dependence analysis: every scop keeps its original order on
+  /// one thread (the driver's retry after isl crashed).
+  bool skipDependences = false;
 };
 
 /// The record of the scop-level stages before scheduling: what they

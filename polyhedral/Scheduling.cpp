@@ -233,8 +233,11 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
     result.schedule = clearCoincidence(root).get_schedule();
     result.usedFallback = true;
     result.fallbackReason =
-        "dependence analysis exceeded its budget; the scop runs in its "
-        "original order on one GPU thread";
+        options.sequential
+            ? "dependence analysis exceeded its budget; the scop runs in its "
+              "original order on one GPU thread"
+            : deps.incompleteReason +
+                  "; the scop runs in its original order on one GPU thread";
     return result;
   }
   if (options.useOriginal || scop.statements.empty()) {

@@ -9,6 +9,7 @@
 #include "Driver.h"
 
 #include "IslExtras.h"
+#include "Isolated.h"
 #include "Transfers.h"
 #include "Report.h"
 #include "ScopBuilder.h"
@@ -547,9 +548,37 @@ bool emitReport(const Options &options, const std::string &reportOutput) {
   return true;
 }
 
+/// What the translation hands to the steps after it: the exit code when
+/// it failed, else the report and the texts of the output files. Plain
+/// text, so that it can come from a child process (translateGuarded).
+struct Translated {
+  int rc = 0;
+  std::string report, text, hostText, clText;
+};
+
+std::string encode(const Translated &t) {
+  std::string out = std::to_string(t.rc) + "\n";
+  for (const std::string *part : {&t.report, &t.text, &t.hostText, &t.clText})
+    out += std::to_string(part->size()) + "\n" + *part;
+  return out;
+}
+
+Translated decode(const std::string &text) {
+  Translated t;
+  size_t pos = text.find('\n');
+  t.rc = std::stoi(text.substr(0, pos));
+  for (std::string *part : {&t.report, &t.text, &t.hostText, &t.clText}) {
+    size_t end = text.find('\n', ++pos);
+    size_t size = std::stoul(text.substr(pos, end - pos));
+    *part = text.substr(end + 1, size);
+    pos = end + size;
+  }
+  return t;
+}
+
 /// Writes the output files of the translation; returns the exit code.
 int writeOutputs(const Options &options, const std::string &target,
-                 const Translation &result) {
+                 const Translated &result) {
   std::string out = options.output.empty()
                         ? defaultOutput(options.input, target)
                         : std::string(options.output);
@@ -618,7 +647,7 @@ compileCommand(const Options &options, const Settings &settings,
 /// polycuda run: builds the translation in a temporary directory and runs
 /// it with `programArgs`; returns the program's exit code.
 int buildAndRun(const Options &options, const Settings &settings,
-                const Translation &result, const char *argv0,
+                const Translated &result, const char *argv0,
                 const std::vector<std::string> &programArgs) {
   llvm::SmallString<128> dir;
   if (llvm::sys::fs::createUniqueDirectory("polycuda-run", dir)) {
@@ -651,6 +680,66 @@ int buildAndRun(const Options &options, const Settings &settings,
   return rc;
 }
 
+/// Parses and translates the input, and prints the report into the
+/// result: everything that works with isl.
+Translated translateInput(const Options &options, const Settings &settings) {
+  Translated out;
+  startTimeLimit(options.timeLimit);
+  IslContext isl;
+  ParsedInput input;
+  bool ok;
+  {
+    StageTimer timer(options.verbose, options.input + ": stage parse");
+    ok = parseInput(options.input, settings.frontend, isl.get(), input);
+  }
+  Translation result;
+  if (!ok || options.verify)
+    out.rc = ok ? 0 : 1;
+  else if (!translate(input, translationOptions(options, settings), result) ||
+           !printReport(input, result, options, settings, out.report))
+    out.rc = 1;
+  alarm(0);
+  out.text = std::move(result.text);
+  out.hostText = std::move(result.hostText);
+  out.clText = std::move(result.clText);
+  llvm::outs().flush();
+  return out;
+}
+
+/// translateInput in a child process: isl 0.25 crashes on a few programs
+/// (a segmentation fault in its dataflow analysis, random program 5004808).
+/// After a crash the input is translated again without the dependence
+/// analysis, so every scop keeps its original order on one thread; a
+/// second crash is an internal error. POLYCUDA_NO_FORK=1 translates in
+/// this process (for debuggers).
+Translated translateGuarded(const Options &options, Settings settings) {
+  const char *noFork = std::getenv("POLYCUDA_NO_FORK");
+  if (noFork && std::string(noFork) == "1")
+    return translateInput(options, settings);
+  for (int attempt = 0;; ++attempt) {
+    llvm::outs().flush();
+    polyhedral::ChildOutcome outcome = polyhedral::runInChild(
+        [&] { return encode(translateInput(options, settings)); });
+    if (outcome.result)
+      return decode(*outcome.result);
+    Translated failed;
+    failed.rc = outcome.exitCode ? outcome.exitCode : 1;
+    if (outcome.signal == 0)
+      return failed;
+    if (attempt > 0 || settings.pipeline.skipDependences) {
+      llvm::errs() << "polycuda: internal compiler error: " << options.input
+                   << ": isl crashed (signal " << outcome.signal
+                   << ") also without the dependence analysis\n";
+      return failed;
+    }
+    llvm::errs() << "polycuda: warning: " << options.input
+                 << ": isl crashed (signal " << outcome.signal
+                 << "); translating again without the dependence analysis: "
+                    "every scop keeps its original order on one thread\n";
+    settings.pipeline.skipDependences = true;
+  }
+}
+
 } // namespace
 
 int runDriver(int argc, const char **argv) {
@@ -662,29 +751,10 @@ int runDriver(int argc, const char **argv) {
   Settings settings;
   if (!settle(options, commandLine.runMode, settings))
     return 1;
-
-  startTimeLimit(options.timeLimit);
-  IslContext isl;
-  ParsedInput input;
-  bool ok;
-  {
-    StageTimer timer(options.verbose, options.input + ": stage parse");
-    ok = parseInput(options.input, settings.frontend, isl.get(), input);
-  }
-  if (options.verify)
-    return ok ? 0 : 1;
-  if (!ok)
-    return 1;
-
-  Translation result;
-  if (!translate(input, translationOptions(options, settings), result))
-    return 1;
-  std::string reportOutput;
-  if (!printReport(input, result, options, settings, reportOutput))
-    return 1;
-
-  alarm(0);
-  if (!emitReport(options, reportOutput))
+  Translated result = translateGuarded(options, settings);
+  if (result.rc != 0 || options.verify)
+    return result.rc;
+  if (!emitReport(options, result.report))
     return 1;
   if (!commandLine.runMode)
     return writeOutputs(options, settings.target, result);

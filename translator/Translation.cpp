@@ -120,7 +120,7 @@ void translateToC(ParsedInput &input, const TranslationOptions &options,
       std::cout << "// schedule of the scop at " << region.scop->loc.str()
                 << "\n" << scheduleYaml(scheduled.schedule) << "\n";
     asts.push_back(polyhedral::generateCAst(
-        *region.scop, scheduled.schedule,
+        *region.scop, scheduled.schedule, program.deps,
         chooseNames(region.usedNames).hostIterator));
   }
   result.text = printCFile(input, asts);

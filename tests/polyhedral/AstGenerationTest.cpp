@@ -381,7 +381,7 @@ isl::ast_node cAst(const polyhedral::Scop &scop) {
   polyhedral::ScheduleResult result =
       polyhedral::runSchedulePipeline(scop, deps, PipelineOptions());
   EXPECT_FALSE(result.usedFallback) << result.fallbackReason;
-  return polyhedral::generateCAst(scop, result.schedule, "c");
+  return polyhedral::generateCAst(scop, result.schedule, deps, "c");
 }
 
 TEST_F(AstGenerationTest, CMarkIsAboveTheOutermostParallelLoop) {

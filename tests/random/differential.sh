@@ -17,7 +17,8 @@
 #            program and every log go to WORKDIR/failures/seed<S>.<target>/
 # A program is matched when every target matched, failed when any failed,
 # refused otherwise. Prints `random: N programs, M matched, R refused, F failed`
-# (plus a line per target) and exits 1 when F > 0.
+# (plus a line per target) and exits 1 when F > 0. WORKDIR/translation_ms.txt
+# lists each translation's wall-clock time: SEED TARGET MS.
 #
 # Environment: JOBS (parallel seeds, default 2), TRANSLATE_LIMIT (polycuda
 # --time-limit, default 20 s), STEP_TIMEOUT (default 60),
@@ -97,8 +98,10 @@ if [ "${1:-}" = "--one" ]; then
       *) record "$t" fail "unknown target"; continue;;
     esac
     out="out.$t.$ext"
+    tstart=$(date +%s%N)
     step "translate.$t.log" "$polycuda" --time-limit="${TRANSLATE_LIMIT:-20}" "${tflags[@]}" random.c -o "$out"
     rc=$?
+    echo "$seed $t $(( ($(date +%s%N) - tstart) / 1000000 ))" > "$work/times/$seed.$t"
     if [ $rc -ne 0 ]; then
       if [ $rc -eq 1 ] && grep -q 'error:' "translate.$t.log"; then
         record "$t" refused "$(grep -m1 'error:' "translate.$t.log" | cut -c1-200)"
@@ -144,8 +147,8 @@ fi
 polycuda=$(realpath "$1") runtime=$(realpath "$2") work=$3 first=$4 count=$5
 targets=${6:-c opencl}
 mkdir -p "$work" && work=$(realpath "$work")
-rm -rf "$work/results" "$work/seeds" "$work/failures"
-mkdir -p "$work/results" "$work/seeds"
+rm -rf "$work/results" "$work/seeds" "$work/failures" "$work/times"
+mkdir -p "$work/results" "$work/seeds" "$work/times"
 self=$(realpath "$0")
 start=$(date +%s)
 
@@ -154,6 +157,8 @@ seq "$first" $((first + count - 1)) |
 
 secs=$(( $(date +%s) - start ))
 cat "$work"/results/* 2>/dev/null > "$work/results.txt"
+# Translation times, SEED TARGET MS (the whole polycuda process).
+cat "$work"/times/* 2>/dev/null | sort -n > "$work/translation_ms.txt"
 # One line per seed and target: SEED TARGET STATUS DETAIL...
 summary=$(awk -v want="$count" -v targets="$targets" -v secs="$secs" '
   { st[$1] = st[$1] " " $3; n[$2 " " $3]++; seen[$1] = 1 }

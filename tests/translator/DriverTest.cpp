@@ -297,7 +297,8 @@ TEST_F(DriverTest, COutputHasOpenMPParallelLoop) {
       *input.regions[0].scop, deps, PipelineOptions());
   std::vector<isl::ast_node> asts;
   asts.push_back(
-      polyhedral::generateCAst(*input.regions[0].scop, result.schedule, "c"));
+      polyhedral::generateCAst(*input.regions[0].scop, result.schedule,
+                                 deps, "c"));
   std::string out = translator::printCFile(input, asts);
   EXPECT_CONTAINS(out, "#pragma omp parallel for");
   EXPECT_CONTAINS(out, "void gemm(");
@@ -320,7 +321,8 @@ void f(int n, double A[100]) {
       *input.regions[0].scop, deps, PipelineOptions());
   std::vector<isl::ast_node> asts;
   asts.push_back(
-      polyhedral::generateCAst(*input.regions[0].scop, result.schedule, "c"));
+      polyhedral::generateCAst(*input.regions[0].scop, result.schedule,
+                                 deps, "c"));
   std::string out = translator::printCFile(input, asts);
   EXPECT_EQ(std::string::npos, out.find("#pragma omp")) << out;
   EXPECT_CONTAINS(out, "for (");
