@@ -13,6 +13,7 @@
 #include "AstVerifier.h"
 #include "Check.h"
 #include "IslExtras.h"
+#include "ThreadOrder.h"
 
 #include <algorithm>
 #include <exception>
@@ -52,9 +53,15 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   const std::string &name = kernel.name;
   isl::union_map hostSchedule =
       build.get_schedule().intersect_domain(kernel.instances);
-  std::vector<isl::ast_expr> args;
+  std::vector<isl::pw_aff> extents;
   for (unsigned d = 0; d < kernel.numMapped; ++d)
-    args.push_back(build.expr_from(gridExtent(kernel, d, hostSchedule)));
+    extents.push_back(gridExtent(kernel, d, hostSchedule));
+  // Column order: the grid runs through columns (see ThreadOrder.h).
+  if (kernel.order.column)
+    extents = columnGrid(kernel, extents);
+  std::vector<isl::ast_expr> args;
+  for (const isl::pw_aff &extent : extents)
+    args.push_back(build.expr_from(extent));
   // The kernel is parameterized by the values of the tree's prefix schedule.
   // isl's AST generator may shift or drop host loop dimensions (strides,
   // single values), so these values are expressed in terms of the loops it
@@ -84,7 +91,15 @@ void kernelTrees(const GpuProgram &program, const isl::schedule_node &node,
                  std::vector<isl::schedule> &trees) {
   if (node.isa<isl::schedule_node_mark>()) {
     if (const Kernel *kernel = program.findKernel(markId(node).name())) {
-      trees[kernel->id] = subtreeAsSchedule(node.child(0), kernel->domain);
+      isl::schedule_node top = node.child(0);
+      // The kernel runs one block: its band of blocks in linear order
+      // (Kernel::tiles) gives the same code as the column order's.
+      if (kernel->order.column) {
+        isl::schedule_node band = deleteNode(top.child(0));
+        band = band.insert_partial_schedule(kernel->tiles);
+        top = band.parent();
+      }
+      trees[kernel->id] = subtreeAsSchedule(top, kernel->domain);
       return;
     }
   }
@@ -409,6 +424,15 @@ private:
   std::thread thread;
 };
 
+/// Column order: the prologue expressions of the kernel's block indices
+/// from its grid position (Kernel::blockOfGrid), where g >= 0.
+void blockExpressions(Kernel &kernel) {
+  kernel.blockExprs.clear();
+  for (const isl::pw_aff &block : kernel.blockOfGrid)
+    kernel.blockExprs.push_back(buildExprFromParams(
+        coalesced(block.domain().params()), block));
+}
+
 } // namespace
 
 std::string parallelMark(const std::string &iterator) {
@@ -433,6 +457,8 @@ void generateGpuAsts(GpuProgram &program) {
                                  kernel->numMapped,
                                  kernelCheck(program, *kernel));
   program.host = buildHostAst(program);
+  for (Kernel &kernel : program.kernels)
+    blockExpressions(kernel);
   worker.finish(program);
 }
 

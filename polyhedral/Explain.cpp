@@ -19,24 +19,6 @@ namespace polycuda::polyhedral {
 
 namespace {
 
-unsigned elementBytes(ElemType type) {
-  switch (type) {
-  case ElemType::Char:
-  case ElemType::UChar:
-    return 1;
-  case ElemType::Short:
-    return 2;
-  case ElemType::Int:
-  case ElemType::UInt:
-  case ElemType::Float:
-    return 4;
-  case ElemType::Long:
-  case ElemType::Double:
-    return 8;
-  }
-  return 8;
-}
-
 unsigned statementIndex(const Scop &scop, const std::string &name) {
   const Statement *stmt = scop.findStatement(name);
   return stmt ? stmt - scop.statements.data() : 0;
@@ -367,6 +349,7 @@ private:
     fact.numMapped = kernel.numMapped;
     fact.blockSize = kernel.blockSize;
     fact.hardwareDim = kernel.hardwareDim;
+    fact.order = kernel.order;
     for (const std::string &name : kernel.statements)
       fact.statements.push_back(statementIndex(scop, name));
     fact.extent = memberExtents(kernel);

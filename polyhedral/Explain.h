@@ -97,6 +97,8 @@ struct KernelFact {
   unsigned numMapped = 0;
   std::vector<unsigned> blockSize;   ///< per mapped member
   std::vector<unsigned> hardwareDim; ///< per mapped member
+  /// The order of the blocks and why (Kernel::order).
+  ThreadOrder order;
   /// Per mapped member: number of schedule values (a function of the
   /// parameters and host iterators), and the grid extent in blocks.
   std::vector<isl::pw_aff> extent;

@@ -236,6 +236,27 @@ private:
       kernel.globalOffset.push_back(global);
       kernel.offsets.push_back(offset);
     }
+    kernel.order =
+        chooseThreadOrder(scop, kernel, options.threadOrder, options.device);
+  }
+
+  /// The band that orders the blocks: the tiles of the mapped members
+  /// (linear), or their columns and positions in a column (column order,
+  /// from the tiles relative to the first, `relative`).
+  isl::union_pw_aff_list
+  blockBand(Kernel &kernel, const isl::union_pw_aff_list &tiles,
+            const std::vector<isl::union_pw_aff> &relative) {
+    if (!kernel.order.column)
+      return tiles;
+    isl::union_pw_aff z;
+    if (kernel.numMapped == 3)
+      z = relative[memberOnHardware(kernel, 2)];
+    std::vector<std::string> grid =
+        numberedNames(program.names.gridId, kernel.numMapped);
+    kernel.blockOfGrid = blocksOfGrid(kernel, grid);
+    return columnBand(relative[memberOnHardware(kernel, 0)],
+                      relative[memberOnHardware(kernel, 1)], z,
+                      kernel.order.widthBlocks, kernel.order.zigzag);
   }
 
   /// Tiles the first `kernel.numMapped` members of `band` by the block
@@ -250,6 +271,7 @@ private:
     isl::space hostSpace = host.get_space(); // the host loops, `[c]`
     isl::union_set blocks = kernel.instances, threads = kernel.instances;
     isl::union_pw_aff_list tiles(scop.ctx, kernel.numMapped);
+    std::vector<isl::union_pw_aff> relative;
     std::string ids, bounds;
     for (unsigned d = 0; d < kernel.numMapped; ++d) {
       long size = kernel.blockSize[d];
@@ -261,8 +283,9 @@ private:
       if (kernel.globalOffset[d])
         offset = liftToSpace(offset, hostSpace);
       isl::union_pw_aff first = applyToSchedule(host, offset);
+      relative.push_back(tile.sub(first));
       blocks = blocks.intersect(zeroSet(
-          tile.sub(first).sub(paramOnDomain(kernel.instances, b))));
+          relative.back().sub(paramOnDomain(kernel.instances, b))));
       threads = threads.intersect(zeroSet(s.sub(scaled(tile, size))
                                               .sub(paramOnDomain(
                                                   kernel.instances, t))));
@@ -277,7 +300,9 @@ private:
     isl::space space = partial.get_space();
     unsigned members = setDims(space);
     space = dropSetDims(space, kernel.numMapped, members - kernel.numMapped);
-    isl::multi_union_pw_aff tileSchedule(space, tiles);
+    kernel.tiles = isl::multi_union_pw_aff(space, tiles);
+    isl::multi_union_pw_aff tileSchedule(
+        space, blockBand(kernel, tiles, relative));
     node = node.insert_partial_schedule(tileSchedule);
     node = node.as<isl::schedule_node_band>().set_permutable(1);
     for (unsigned d = 0; d < kernel.numMapped; ++d)

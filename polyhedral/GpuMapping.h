@@ -15,6 +15,7 @@
 #define POLYCUDA_POLYHEDRAL_GPUMAPPING_H
 
 #include "GpuProgram.h"
+#include "ThreadOrder.h"
 
 #include <map>
 #include <string>
@@ -29,6 +30,10 @@ struct GpuMappingOptions {
   std::vector<unsigned> default1D = {256};
   std::vector<unsigned> default2D = {32, 8};
   std::vector<unsigned> default3D = {32, 4, 2};
+  /// The order of the blocks of kernels with two or more mapped members
+  /// (`--thread-order`), and the GPU `auto` assumes.
+  ThreadOrderRequest threadOrder;
+  DeviceModel device;
 };
 
 /// Marks kernels in `program.schedule` and fills `program.kernels` (without

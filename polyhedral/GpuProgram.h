@@ -25,7 +25,30 @@ struct CodeNames {
   std::string kernelIterator = "k"; ///< kernel loops: k0, k1, ...
   std::string blockId = "b";        ///< block index per mapped member
   std::string threadId = "t";       ///< thread index per mapped member
+  std::string gridId = "g";         ///< grid position (column thread order)
   std::string devicePrefix = "dev_"; ///< device copy of array A: dev_A
+};
+
+/// The order in which a kernel's blocks are launched (`--thread-order`).
+/// Linear: the grid has one dimension per mapped member and the hardware
+/// runs the blocks row by row over the full width. Column: the member on x
+/// is strip-mined into columns of `widthBlocks` blocks (`width` elements);
+/// the grid's x runs through the blocks of one column row by row (reversed
+/// in odd rows with `zigzag`), its y over the columns, its z (3 mapped
+/// members) over the member on z. See ThreadOrder.h.
+struct ThreadOrder {
+  bool column = false;
+  unsigned width = 0;       ///< elements (threads) along x per column
+  unsigned widthBlocks = 0; ///< blocks along x per column
+  bool zigzag = false;
+  bool automatic = false;   ///< chosen by `--thread-order=auto`
+  /// Why this order (auto's numbers, an adjusted width, why not column).
+  std::string reason;
+  /// auto's cache model, in bytes (0 when not evaluated): the data reused
+  /// between consecutive rows of blocks in linear order, the same in one
+  /// column of `width`, and the cache budgets it was compared with.
+  double linearFootprint = 0, columnFootprint = 0;
+  double l1Budget = 0, l2Budget = 0;
 };
 
 /// One kernel: the instances below one band (or one subtree without
@@ -37,6 +60,8 @@ struct CodeNames {
 ///   mark <kernel>
 ///     filter  { S[i] : floor(s/T) - offset = b }
 ///       band  [floor(s/T)]                    tile loops -> blocks
+///             (column order: [c, q], the column and the position in it
+///             of the block b, see ThreadOrder)
 ///         mark "shared"
 ///           mark "thread"
 ///             filter { S[i] : s - T * floor(s/T) = t }
@@ -69,6 +94,25 @@ struct Kernel {
   /// (0 = x, 1 = y, 2 = z).
   std::vector<unsigned> blockSize;
   std::vector<unsigned> hardwareDim;
+  /// The order of the blocks. With column order the grid's extents and
+  /// positions `g` are in grid order (x, y, z), and `blockOfGrid[d]` is the
+  /// block index b_d of mapped member d as a function of the parameters
+  /// g0, g1, (g2): the inverse of the column order (ThreadOrder.h).
+  ThreadOrder order;
+  std::vector<isl::pw_aff> blockOfGrid;
+  /// The same as expressions for the kernel's prologue (AST generation).
+  std::vector<isl::ast_expr> blockExprs;
+  /// The tiles of the mapped members, `{ S[i] -> [floor(s/T)] }`: the
+  /// band of the blocks in linear order. The kernel's AST, which runs one
+  /// block, is generated with it whatever the order (its value is fixed by
+  /// the block filter; a zigzag's piecewise position would make isl
+  /// generate a loop for it).
+  isl::multi_union_pw_aff tiles;
+  /// The hardware grid dimension that launch extent `k` (the AST's launch
+  /// argument k) goes to.
+  unsigned gridDimension(unsigned k) const {
+    return order.column ? k : hardwareDim[k];
+  }
   /// Statement instances without host parameters, `[params] -> { S[i] }`.
   isl::union_set instances;
   /// The host loops around the launch, `{ S[i] -> [c] }`.

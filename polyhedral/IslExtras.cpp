@@ -153,6 +153,10 @@ isl::pw_aff inputsToParams(isl::pw_aff pa,
   return isl::manage(raw);
 }
 
+isl::pw_aff onParams(const isl::pw_aff &pa) {
+  return isl::manage(isl_pw_aff_project_domain_on_params(pa.copy()));
+}
+
 isl::pw_aff paramOn(const isl::space &space, const std::string &name) {
   isl::ctx ctx = space.ctx();
   isl_id *id = isl_id_alloc(ctx.get(), name.c_str(), nullptr);
@@ -490,6 +494,12 @@ isl::union_pw_aff floorDiv(const isl::union_pw_aff &upa, long divisor) {
 isl::union_pw_aff scaled(const isl::union_pw_aff &upa, long factor) {
   isl::val f(upa.ctx(), factor);
   return isl::manage(isl_union_pw_aff_scale_val(upa.copy(), f.release()));
+}
+
+isl::union_pw_aff constantOnDomain(const isl::union_set &domain, long value) {
+  isl::val v(domain.ctx(), value);
+  return isl::manage(
+      isl_union_pw_aff_val_on_domain(domain.copy(), v.release()));
 }
 
 isl::union_set zeroSet(const isl::union_pw_aff &upa) {

@@ -89,6 +89,9 @@ isl::set projectOutParams(isl::set set, const std::vector<std::string> &names);
 /// `[c] -> { [] -> [e] }`.
 isl::pw_aff inputsToParams(isl::pw_aff pa,
                            const std::vector<std::string> &names);
+/// `pa`, a function of the parameters alone, on a parameter domain (what
+/// an AST build from a parameter context expects).
+isl::pw_aff onParams(const isl::pw_aff &pa);
 /// The parameter `name` as a function on `space` (a set space).
 isl::pw_aff paramOn(const isl::space &space, const std::string &name);
 /// A parameter-only `pa` (domain a 0-d set) as a function on `space`.
@@ -159,6 +162,8 @@ isl::pw_aff dimMax(const isl::set &set, unsigned pos);
 isl::union_pw_aff floorDiv(const isl::union_pw_aff &upa, long divisor);
 /// `factor * upa`.
 isl::union_pw_aff scaled(const isl::union_pw_aff &upa, long factor);
+/// The constant `value` on `domain`.
+isl::union_pw_aff constantOnDomain(const isl::union_set &domain, long value);
 /// The elements of `upa`'s domain where it is 0.
 isl::union_set zeroSet(const isl::union_pw_aff &upa);
 /// The parameter `name` as a function on `domain`.

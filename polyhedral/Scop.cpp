@@ -16,6 +16,24 @@ std::string SourceLoc::str() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
+unsigned elementBytes(ElemType type) {
+  switch (type) {
+  case ElemType::Char:
+  case ElemType::UChar:
+    return 1;
+  case ElemType::Short:
+    return 2;
+  case ElemType::Int:
+  case ElemType::UInt:
+  case ElemType::Float:
+    return 4;
+  case ElemType::Long:
+  case ElemType::Double:
+    return 8;
+  }
+  return 8;
+}
+
 const char *spell(ElemType type) {
   switch (type) {
   case ElemType::Char:

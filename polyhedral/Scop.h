@@ -35,6 +35,8 @@ enum class ElemType { Char, UChar, Short, Int, UInt, Long, Float, Double };
 
 /// The C spelling of an element type.
 const char *spell(ElemType type);
+/// Its size in bytes (as on the targets: long is 64 bits).
+unsigned elementBytes(ElemType type);
 
 struct Dependences;
 

@@ -142,6 +142,14 @@ struct Options {
       cl::desc("How host/device copies move their bytes: plain, staged, "
                "registered or auto (default; the runtime picks by size)"),
       cl::init("auto"), cl::cat(category)};
+  cl::opt<std::string> threadOrder{
+      "thread-order",
+      cl::desc("Order of the blocks of kernels with a 2-D (or 3-D) parallel "
+               "space: linear (default), column:W[,zigzag] (columns of W "
+               "elements along x, swept one after the other; zigzag: odd "
+               "rows of a column reversed) or auto (column order where a "
+               "cache model expects reuse across rows of blocks)"),
+      cl::init("linear"), cl::cat(category)};
   cl::list<std::string> compilerFlags{
       "Xcompiler", cl::desc("Extra flag for the compiler used by 'run'"),
       cl::cat(category)};
@@ -440,6 +448,13 @@ bool pipelineOptions(const Options &options,
   pipeline.dumpStream = &std::cerr;
   if (!parseSizes(options.sizes, pipeline.mapping))
     return false;
+  std::string error;
+  if (!polyhedral::parseThreadOrder(options.threadOrder,
+                                    pipeline.mapping.threadOrder, error)) {
+    llvm::errs() << "polycuda: error: invalid --thread-order '"
+                 << options.threadOrder << "'; " << error << "\n";
+    return false;
+  }
   if (!polyhedral::parseTransferMethod(options.transfers, pipeline.transfers)) {
     llvm::errs() << "polycuda: error: unknown transfer method '"
                  << options.transfers

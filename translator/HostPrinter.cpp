@@ -158,7 +158,7 @@ void printLaunchNode(const GpuProgram &program, unsigned region,
   launch.grid.assign(3, "1");
   launch.block.assign(3, 1);
   for (unsigned d = 0; d < kernel.numMapped; ++d) {
-    launch.grid[kernel.hardwareDim[d]] = "polycuda_grid_" + std::to_string(d);
+    launch.grid[kernel.gridDimension(d)] = "polycuda_grid_" + std::to_string(d);
     launch.block[kernel.hardwareDim[d]] = kernel.blockSize[d];
   }
   for (unsigned a : kernel.arrays)

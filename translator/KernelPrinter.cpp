@@ -58,10 +58,18 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
   for (size_t i = 0; i < params.size(); ++i)
     os << (i ? ", " : "") << params[i].first << " " << params[i].second;
   os << ") {\n";
+  // Column order: the grid position first, then each block index from it
+  // (isl's expressions of the inverse of the column order).
+  if (kernel.order.column)
+    for (unsigned k = 0; k < kernel.numMapped; ++k)
+      os << "  const " << kIndexType << " " << program.names.gridId << k
+         << " = " << target.blockIndex(k) << ";\n";
   for (unsigned d = 0; d < kernel.numMapped; ++d) {
     unsigned hw = kernel.hardwareDim[d];
+    std::string block = kernel.order.column ? printExpr(kernel.blockExprs[d])
+                                            : target.blockIndex(hw);
     os << "  const " << kIndexType << " " << program.names.blockId << d
-       << " = " << target.blockIndex(hw) << ";\n";
+       << " = " << block << ";\n";
     os << "  const " << kIndexType << " " << program.names.threadId << d
        << " = "
        << target.threadIndex(hw) << ";\n";

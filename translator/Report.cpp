@@ -512,6 +512,8 @@ private:
                                     {"extent", std::move(extent)},
                                     {"schedule", std::move(schedule)}});
     }
+    if (kernel.order.column)
+      grid = columnGrid(kernel, std::move(grid));
     json::Array gridArray, blockArray;
     for (json::Value &g : grid)
       gridArray.push_back(std::move(g));
@@ -529,7 +531,8 @@ private:
         {"host_loops", (int64_t)kernel.hostDepth},
         {"grid", std::move(gridArray)},
         {"block", std::move(blockArray)},
-        {"thread_order", "row-major"},
+        {"thread_order", kernel.order.column ? "column" : "row-major"},
+        {"thread_order_detail", threadOrderJson(kernel.order)},
         {"mapped", std::move(mapped)},
         {"sequential_because", indices(kernel.preventing)},
         {"references", std::move(references)},
@@ -537,6 +540,50 @@ private:
         {"global_bytes_expression", kernel.globalBytesExpr},
         {"global_bytes_exact", kernel.bytesExact}};
   }
+  /// Column order: the grid (x, y[, z]) from the blocks per hardware
+  /// dimension of the linear grid `linear`: Wb * rows, the columns[, z].
+  static std::vector<json::Value>
+  columnGrid(const polyhedral::KernelFact &kernel,
+             std::vector<json::Value> linear) {
+    int64_t wb = kernel.order.widthBlocks;
+    std::vector<json::Value> grid;
+    llvm::Optional<int64_t> x = linear[0].getAsInteger();
+    llvm::Optional<int64_t> y = linear[1].getAsInteger();
+    if (y)
+      grid.push_back(wb * *y);
+    else
+      grid.push_back(std::to_string(wb) + " * (" + str(&linear[1]) + ")");
+    if (x)
+      grid.push_back((*x + wb - 1) / wb);
+    else
+      grid.push_back("ceil((" + str(&linear[0]) + ") / " +
+                     std::to_string(wb) + ")");
+    if (linear.size() > 2)
+      grid.push_back(std::move(linear[2]));
+    return grid;
+  }
+
+  static json::Value threadOrderJson(const polyhedral::ThreadOrder &order) {
+    json::Value model = nullptr;
+    if (order.linearFootprint > 0)
+      model = json::Object{{"linear_bytes", order.linearFootprint},
+                           {"column_bytes", order.columnFootprint},
+                           {"l1_budget_bytes", order.l1Budget},
+                           {"l2_budget_bytes", order.l2Budget}};
+    json::Value width = nullptr, widthBlocks = nullptr;
+    if (order.column) {
+      width = (int64_t)order.width;
+      widthBlocks = (int64_t)order.widthBlocks;
+    }
+    return json::Object{{"order", order.column ? "column" : "linear"},
+                        {"width", std::move(width)},
+                        {"width_blocks", std::move(widthBlocks)},
+                        {"zigzag", order.zigzag},
+                        {"auto", order.automatic},
+                        {"reason", order.reason},
+                        {"model", std::move(model)}};
+  }
+
   /// The references of `kernel`: where each lives, its access pattern and
   /// why (`xLoop`: the loop along threadIdx.x).
   static json::Array referencesJson(const Scop &scop,
@@ -762,11 +809,28 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
   }
   os << "  grid (" << list(k.getArray("grid")) << "), block ("
      << list(k.getArray("block")) << "), thread order "
-     << str(k.get("thread_order")) << "\n";
+     << str(k.get("thread_order"));
+  const json::Object &order = *k.getObject("thread_order_detail");
+  if (llvm::Optional<int64_t> w = order.getInteger("width"))
+    os << " (columns of " << *w << " elements = "
+       << *order.getInteger("width_blocks") << " block(s) along x"
+       << (*order.getBoolean("zigzag") ? ", zigzag" : "")
+       << "; blockIdx.x runs inside a column, blockIdx.y over the columns)";
+  // The default order needs no explanation; a chosen one (or one asked
+  // for but not possible) does.
+  if (str(order.get("reason")).rfind("--thread-order=linear", 0) != 0)
+    os << "\n    why: " << str(order.get("reason"));
+  os << "\n";
+  bool column = order.getInteger("width").hasValue();
   for (const json::Value &mv : mapped) {
     const json::Object &m = *mv.getAsObject();
-    os << "  " << perStatement(*m.getObject("schedule")) << " -> blockIdx."
-       << str(m.get("hardware")) << ", threadIdx." << str(m.get("hardware"))
+    std::string hw = str(m.get("hardware"));
+    // In column order a block's index along x and y comes from its grid
+    // position (the column and the position inside it).
+    std::string block = column && hw != "z" ? "block " + hw + " of the column order"
+                                            : "blockIdx." + hw;
+    os << "  " << perStatement(*m.getObject("schedule")) << " -> " << block
+       << ", threadIdx." << hw
        << " (block " << str(m.get("block_size")) << ", "
        << str(m.get("extent")) << " iterations per launch)\n";
   }

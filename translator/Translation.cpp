@@ -38,7 +38,8 @@ bool matchesNumbered(const std::vector<std::string> &names,
 polyhedral::CodeNames chooseNames(const std::vector<std::string> &used) {
   polyhedral::CodeNames names;
   for (std::string *prefix : {&names.hostIterator, &names.kernelIterator,
-                              &names.blockId, &names.threadId})
+                              &names.blockId, &names.threadId,
+                              &names.gridId})
     while (matchesNumbered(used, *prefix))
       *prefix = "polycuda_" + *prefix;
   for (const std::string &name : used)

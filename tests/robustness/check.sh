@@ -146,6 +146,10 @@ done
 run_case "llvm_option_asm_syntax" refuse "$OUT" --x86-asm-syntax=intel "$INPUTS/self_dependence.c"
 run_case "llvm_option_print_options" refuse "$OUT" --print-options "$INPUTS/self_dependence.c"
 run_case "unknown_option" refuse "$OUT" --no-such-option "$INPUTS/self_dependence.c"
+# --thread-order: bad values are errors, not the default.
+for bad in column column: column:0 column:32,zag rows column:-8; do
+  run_case "thread_order_${bad//[:,-]/_}" refuse "$OUT" --thread-order="$bad" "$INPUTS/self_dependence.c"
+done
 run_case "missing_input" refuse "$OUT" "$WORKDIR/cases/does_not_exist.c"
 run_case "input_is_a_directory" refuse "$OUT" "$WORKDIR/cases"
 run_case "output_below_a_file" refuse "$NOT_A_DIR/out.cu" "$INPUTS/self_dependence.c"

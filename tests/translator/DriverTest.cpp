@@ -162,6 +162,36 @@ TEST_F(DriverTest, IndexArithmeticIs64Bit) {
   EXPECT_EQ(std::string::npos, files.device.find("for (int ")) << files.device;
 }
 
+// --thread-order=column:64,zigzag: the grid runs through columns (x inside
+// a column, y over the columns); each block computes its indices from its
+// grid position, and the kernel body is the linear order's.
+TEST_F(DriverTest, ColumnOrderGridAndPrologue) {
+  parse(kGemm);
+  PipelineOptions column;
+  column.mapping.threadOrder.kind =
+      polyhedral::ThreadOrderRequest::Kind::Column;
+  column.mapping.threadOrder.width = 64;
+  column.mapping.threadOrder.zigzag = true;
+  std::vector<GpuProgram> programs;
+  programs.push_back(
+      polyhedral::runGpuPipeline(*input.regions[0].scop, column));
+  ASSERT_TRUE(programs[0].kernels[0].order.column);
+  std::string out = translator::printCudaFiles(input, std::move(programs),
+                                               *translator::makeCudaTarget())
+                        .device;
+  EXPECT_CONTAINS(out, "const long g0 = blockIdx.x;");
+  EXPECT_CONTAINS(out, "const long g1 = blockIdx.y;");
+  EXPECT_CONTAINS(out, "const long b0 = (g0 / 2);"); // rows: 2 blocks a row
+  EXPECT_CONTAINS(out, "(2 * g1)"); // x: the column's first block
+  EXPECT_CONTAINS(out, "dim3 polycuda_grid(polycuda_grid_0, polycuda_grid_1, 1)");
+  std::string linear = printCuda().device;
+  auto body = [](const std::string &text) {
+    size_t start = text.find("const long t1");
+    return text.substr(start, text.find("\n}\n", start) - start);
+  };
+  EXPECT_EQ(body(linear), body(out));
+}
+
 // --fp-contract=off: CUDA multiplies with the intrinsics nvcc never fuses
 // into an FMA (in the type of the product), OpenCL says FP_CONTRACT OFF.
 TEST_F(DriverTest, FpContractOffPrintsUnfusedProducts) {
