@@ -686,6 +686,11 @@ int buildAndRun(const Options &options, const Settings &settings,
 /// result: everything that works with isl.
 Translated translateInput(const Options &options, const Settings &settings) {
   Translated out;
+  // A crash on demand, to test translateGuarded's retry without isl's help.
+  const char *crash = std::getenv("POLYCUDA_CRASH_FOR_TESTING");
+  if (crash && std::string(crash) == "1" &&
+      !settings.pipeline.skipDependences)
+    std::abort();
   startTimeLimit(options.timeLimit);
   IslContext isl;
   ParsedInput input;

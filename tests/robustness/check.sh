@@ -134,6 +134,18 @@ run_case "vla.cuda"                   accept "$OUT" --target=cuda "$INPUTS/vla.c
 run_case "vla.opencl"                 accept   "$OUT" --target=opencl "$INPUTS/vla.c"
 run_case "self_dependence.opencl_emit_cl" any "$OUT" --target=opencl --emit-cl "$INPUTS/self_dependence.c"
 
+# A crash while translating (isl has a few) is retried without the
+# dependence analysis: a warning, and the output in the original order.
+for target in cuda c; do
+  POLYCUDA_CRASH_FOR_TESTING=1 run_case "crash_retry.$target" accept "$OUT" \
+    --target=$target "$INPUTS/vla.c"
+  if ! grep -q "warning: .*crashed (signal .*translating again without the dependence analysis" \
+       "$WORKDIR/cases/crash_retry.$target.stderr"; then
+    failures=$((failures + 1))
+    echo "FAIL crash_retry.$target: no warning about the retry"
+  fi
+done
+
 # Generated large inputs.
 for file in "$GENERATED"/*.c; do
   name=$(basename "$file" .c)
