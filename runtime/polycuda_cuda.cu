@@ -168,7 +168,7 @@ void recordAllocation(double ms) {
 void note(const char *where, const char *message, cudaError_t err) {
   if (!isVerbose())
     return;
-  fprintf(stderr, "%s: note: %s: %s (%s); copying without it\\n",
+  fprintf(stderr, "%s: note: %s: %s (%s); copying without it\n",
           nameOrUnknown(where), message, cudaGetErrorString(err),
           cudaGetErrorName(err));
 }
@@ -677,15 +677,15 @@ void printProfile(const char *where) {
   }
   fprintf(stderr,
           "polycuda profile: scop %s: %.3f ms: copies %.3f ms (%zu bytes in, "
-          "%zu out), kernels %.3f ms, other %.3f ms\\n",
+          "%zu out), kernels %.3f ms, other %.3f ms\n",
           nameOrUnknown(where), total, copies, in, out, kernels,
           total - copies - kernels);
   for (const ProfileEntry &e : profile().entries) {
     if (e.kind == "kernel" || e.kind == "alloc/free")
-      fprintf(stderr, "  %-10s %-24s %u call(s) %34.3f ms\\n", e.kind.c_str(),
+      fprintf(stderr, "  %-10s %-24s %u call(s) %34.3f ms\n", e.kind.c_str(),
               e.name.c_str(), e.count, e.ms);
     else
-      fprintf(stderr, "  %-10s %-24s %14zu bytes %-10s %8.3f ms %8.2f GB/s\\n",
+      fprintf(stderr, "  %-10s %-24s %14zu bytes %-10s %8.3f ms %8.2f GB/s\n",
               e.kind.c_str(), e.name.c_str(), e.bytes, e.method.c_str(), e.ms,
               e.ms > 0 ? e.bytes / e.ms / 1e6 : 0.0);
   }
