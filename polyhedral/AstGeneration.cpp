@@ -115,9 +115,9 @@ isl::schedule_node withoutThreadMapping(const GpuProgram &program,
 /// The device AST of a kernel from its tree; from the tree flattened to one
 /// map when isl fails on the tree (then with the fallbacks of
 /// buildAstFromMap).
-isl::ast_node buildKernelAst(const isl::set &context,
-                             const isl::schedule &tree,
-                             const std::string &prefix, unsigned tiles) {
+isl::ast_node buildPlainKernelAst(const isl::set &context,
+                                  const isl::schedule &tree,
+                                  const std::string &prefix, unsigned tiles) {
   auto none = [](const isl::id &, const isl::ast_node &,
                  const isl::ast_build &) { return isl::ast_node(); };
   try {
@@ -130,6 +130,30 @@ isl::ast_node buildKernelAst(const isl::set &context,
     resetError(context.ctx());
     return buildAstFromMap(context, coalesced(tree.get_map()), prefix);
   }
+}
+
+/// The device AST of a kernel from `promoted`, its tree with the copies of
+/// memory promotion, if not null; from `plain`, its tree without them,
+/// when there are none or isl fails on them (`dropped` is then set: the
+/// kernel must be printed without its promotions).
+isl::ast_node buildKernelAst(const isl::set &context,
+                             const isl::schedule &promoted,
+                             const isl::schedule &plain,
+                             const std::string &prefix, unsigned tiles,
+                             bool &dropped) {
+  if (!promoted.is_null()) {
+    auto none = [](const isl::id &, const isl::ast_node &,
+                   const isl::ast_build &) { return isl::ast_node(); };
+    try {
+      return buildAstFromSchedule(context, promoted, prefix, none, tiles);
+    } catch (const isl::exception_quota &) {
+      throw;
+    } catch (const isl::exception &) {
+      resetError(context.ctx());
+      dropped = true;
+    }
+  }
+  return buildPlainKernelAst(context, plain, prefix, tiles);
 }
 
 /// The band `band` with its first member split from the others, if it has
@@ -155,6 +179,12 @@ isl::schedule_node markParallel(isl::schedule_node node,
   for (int i = 0; i < n; ++i)
     node = markParallel(node.child(i), prefix).parent();
   return node;
+}
+
+/// Forgets the promotions of a kernel whose AST was built without them.
+void dropPromotions(Kernel &kernel) {
+  kernel.accumulators.clear();
+  kernel.deviceTree = isl::schedule();
 }
 
 /// The kernels whose ASTs this thread builds (`here`) and those a second
@@ -216,19 +246,26 @@ public:
                   const std::string &prefix, unsigned long limit)
       : kernels(kernels), asts(kernels.size()) {
     for (Kernel *kernel : kernels)
-      jobs.push_back({toString(trees[kernel->id]), toString(kernel->context),
-                      kernel->numMapped});
+      jobs.push_back({toString(trees[kernel->id]),
+                      kernel->deviceTree.is_null()
+                          ? std::string()
+                          : toString(kernel->deviceTree),
+                      toString(kernel->context), kernel->numMapped, false});
     if (jobs.empty())
       return;
     context = makeSharedContext();
     thread = std::thread([this, prefix, limit, ctx = context.get()] {
       try {
         OperationLimit bound(isl::ctx(ctx), limit);
-        for (size_t i = 0; i < jobs.size(); ++i)
-          asts[i] =
-              buildKernelAst(isl::set(isl::ctx(ctx), jobs[i].context),
-                             isl::schedule(isl::ctx(ctx), jobs[i].schedule),
-                             prefix, jobs[i].tiles);
+        for (size_t i = 0; i < jobs.size(); ++i) {
+          isl::schedule promoted;
+          if (!jobs[i].promoted.empty())
+            promoted = isl::schedule(isl::ctx(ctx), jobs[i].promoted);
+          asts[i] = buildKernelAst(
+              isl::set(isl::ctx(ctx), jobs[i].context), promoted,
+              isl::schedule(isl::ctx(ctx), jobs[i].schedule), prefix,
+              jobs[i].tiles, jobs[i].dropped);
+        }
       } catch (...) {
         failure = std::current_exception();
       }
@@ -257,6 +294,8 @@ public:
     for (size_t i = 0; i < asts.size(); ++i) {
       kernels[i]->ast = asts[i].is_null() ? isl::ast_node() : asts[i];
       asts[i] = isl::ast_node();
+      if (jobs[i].dropped)
+        dropPromotions(*kernels[i]);
     }
     if (failure)
       std::rethrow_exception(failure);
@@ -265,8 +304,9 @@ public:
 private:
   /// A kernel's tree and AST context, as text, and its tile loops.
   struct Job {
-    std::string schedule, context;
+    std::string schedule, promoted, context;
     unsigned tiles;
+    bool dropped;
   };
   std::vector<Kernel *> kernels;
   std::vector<Job> jobs;
@@ -296,9 +336,14 @@ void generateGpuAsts(GpuProgram &program) {
   std::string prefix = program.names.kernelIterator;
   KernelAstThread worker(there, trees, prefix,
                          maxOperations(program.scop->ctx));
-  for (Kernel *kernel : here)
-    kernel->ast = buildKernelAst(kernel->context, trees[kernel->id], prefix,
-                                 kernel->numMapped);
+  for (Kernel *kernel : here) {
+    bool dropped = false;
+    kernel->ast = buildKernelAst(kernel->context, kernel->deviceTree,
+                                 trees[kernel->id], prefix, kernel->numMapped,
+                                 dropped);
+    if (dropped)
+      dropPromotions(*kernel);
+  }
   program.host = buildHostAst(program);
   worker.finish(program);
 }

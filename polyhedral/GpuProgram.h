@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace polycuda::polyhedral {
@@ -26,6 +27,23 @@ struct CodeNames {
   std::string blockId = "b";        ///< block index per mapped member
   std::string threadId = "t";       ///< thread index per mapped member
   std::string devicePrefix = "dev_"; ///< device copy of array A: dev_A
+};
+
+/// A reference held in a register of each thread across a loop of a
+/// kernel (an accumulator: gemm's `C[i][j]` in the `k` loop): loaded
+/// before the loop, stored after it, and every reference of `references`
+/// in the loop reads and writes the register instead. Legal when the
+/// element is the same for every iteration of the loop, no other
+/// reference in the loop may touch it, and no other thread of the launch
+/// accesses it (MemoryPromotion).
+struct RegisterAccumulator {
+  unsigned array = 0;
+  /// (index into Scop::statements, index into its accesses).
+  std::vector<std::pair<unsigned, unsigned>> references;
+  /// The variable in the generated kernel.
+  std::string variable;
+  /// The loop: the iterator of one statement of `references` in the source.
+  std::string loop;
 };
 
 /// One kernel: the instances below one band (or one subtree without
@@ -75,6 +93,13 @@ struct Kernel {
   isl::union_map hostSchedule;
   /// Arrays private to each thread of this kernel, held in registers.
   std::vector<unsigned> registers;
+  /// References held in registers across a loop (load before, store after).
+  std::vector<RegisterAccumulator> accumulators;
+  /// The tree the kernel's AST is generated from when promotion rewrote
+  /// the kernel's subtree (copy statements `polycuda_load_N` and
+  /// `polycuda_store_N` around loops, see MemoryPromotion.h); null: the
+  /// kernel's subtree of `GpuProgram::schedule` as it is.
+  isl::schedule deviceTree;
   /// How neighbouring threads along each mapped member access memory, per
   /// reference of the kernel (what the hardware order was chosen from).
   std::vector<ReferenceAccess> accesses;

@@ -154,7 +154,11 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
   if (options.stopAfterMapping)
     return program;
   runStage("promotion", scop.loc, options,
-           [&] { promoteToRegisters(program); });
+           [&] {
+             promoteToRegisters(program);
+             if (options.registers)
+               promoteAccumulators(program);
+           });
   runStage("transfers", scop.loc, options,
            [&] { computeTransfers(program, options.transfers); });
   runStage("ast", scop.loc, options, [&] {

@@ -10,6 +10,9 @@
 #include "Check.h"
 #include "CodePrinter.h"
 
+#include <cctype>
+#include <optional>
+
 namespace polycuda::translator {
 
 using namespace polyhedral;
@@ -48,6 +51,47 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
   return params;
 }
 
+namespace {
+
+/// Whether `name` is `prefix` followed by a number, and that number.
+std::optional<unsigned> numbered(const std::string &name,
+                                 const std::string &prefix) {
+  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size())
+    return std::nullopt;
+  for (size_t i = prefix.size(); i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i])))
+      return std::nullopt;
+  return std::stoul(name.substr(prefix.size()));
+}
+
+/// Prints a copy statement of memory promotion (`polycuda_load_N(e...)`:
+/// the accumulator's register from element e, `polycuda_store_N(e...)`:
+/// back), and returns whether `call` was one.
+bool printCopy(const Scop &scop, const Kernel &kernel,
+               const isl::ast_expr &call, const ArrayRefPrinter &arrayRef,
+               int indent, std::ostream &os) {
+  std::string name = callName(call);
+  std::optional<unsigned> load = numbered(name, "polycuda_load_");
+  std::optional<unsigned> store = numbered(name, "polycuda_store_");
+  if (!load && !store)
+    return false;
+  unsigned index = load ? *load : *store;
+  POLYCUDA_CHECK(index < kernel.accumulators.size())
+      << "unknown accumulator " << name;
+  const RegisterAccumulator &acc = kernel.accumulators[index];
+  std::vector<std::string> subscripts;
+  for (const isl::ast_expr &arg : callArgs(call))
+    subscripts.push_back(printExpr(arg));
+  std::string element = arrayRef(scop.arrays[acc.array], subscripts);
+  os << indentBy(indent)
+     << (load ? acc.variable + " = " + element
+              : element + " = " + acc.variable)
+     << ";\n";
+  return true;
+}
+
+} // namespace
+
 std::string printKernel(const GpuProgram &program, const Kernel &kernel,
                         unsigned region, const GpuTarget &target) {
   const Scop &scop = *program.scop;
@@ -69,6 +113,10 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
   for (unsigned a : kernel.registers)
     os << "  " << spell(scop.arrays[a].type) << " " << scop.arrays[a].name
        << "; /* private to the thread */\n";
+  for (const RegisterAccumulator &acc : kernel.accumulators)
+    os << "  " << spell(scop.arrays[acc.array].type) << " " << acc.variable
+       << "; /* " << scop.arrays[acc.array].name << " across loop "
+       << acc.loop << " */\n";
   ArrayRefPrinter arrayRef = [&](const Array &array,
                                  const std::vector<std::string> &subscripts) {
     for (unsigned a : kernel.registers)
@@ -79,12 +127,25 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
   auto mathName = [&](const std::string &name) {
     return target.mathName(name);
   };
+  ReferenceOverride inRegister = [&](const Statement &stmt,
+                                     unsigned access) -> std::string {
+    unsigned s = &stmt - scop.statements.data();
+    for (const RegisterAccumulator &acc : kernel.accumulators)
+      for (const auto &reference : acc.references)
+        if (reference == std::make_pair(s, access))
+          return acc.variable;
+    return "";
+  };
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        printUserStatement(scop, call, arrayRef, mathName, indent, out,
-                           [&](polyhedral::ElemType type) {
-                             return target.exactProduct(type);
-                           });
+        if (printCopy(scop, kernel, call, arrayRef, indent, out))
+          return;
+        printUserStatement(
+            scop, call, arrayRef, mathName, indent, out,
+            [&](polyhedral::ElemType type) {
+              return target.exactProduct(type);
+            },
+            inRegister);
       },
       nullptr);
   printer.print(kernel.ast, 1, os);
