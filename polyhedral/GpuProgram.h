@@ -46,6 +46,30 @@ struct RegisterAccumulator {
   std::string loop;
 };
 
+/// An array read through shared memory in a kernel: per tile of the
+/// kernel's tiled loop (Kernel::sharedLoop), the threads of a block copy
+/// the elements the block reads in that tile (coalesced: consecutive
+/// threadIdx.x on consecutive elements of the last dimension) into a
+/// shared array of the box that holds them, then read it instead of global
+/// memory (SharedMemory.h).
+struct SharedTile {
+  unsigned array = 0;
+  /// The box per array dimension (elements); the shared array has rows of
+  /// `sizes.back() + padding` elements.
+  std::vector<long> sizes;
+  /// Elements added to each row against bank conflicts, and the bank
+  /// conflict degree summed over the references with it and without.
+  unsigned padding = 0;
+  unsigned conflicts = 0;
+  unsigned conflictsUnpadded = 0;
+  /// The shared array, and the variables holding the box's first element
+  /// per dimension (`offset`0, ...) in the current tile.
+  std::string variable;
+  std::string offset;
+  /// (index into Scop::statements, index into its accesses) read from it.
+  std::vector<std::pair<unsigned, unsigned>> references;
+};
+
 /// One kernel: the instances below one band (or one subtree without
 /// parallelism) executed by one launch per host iteration.
 ///
@@ -95,6 +119,13 @@ struct Kernel {
   std::vector<unsigned> registers;
   /// References held in registers across a loop (load before, store after).
   std::vector<RegisterAccumulator> accumulators;
+  /// Shared memory: the loop of the kernel tiled by `sharedTileSize` (its
+  /// source iterator), the arrays read through shared tiles, and why (no)
+  /// array is.
+  std::string sharedLoop;
+  unsigned sharedTileSize = 0;
+  std::vector<SharedTile> sharedTiles;
+  std::string sharedReason;
   /// The tree the kernel's AST is generated from when promotion rewrote
   /// the kernel's subtree (copy statements `polycuda_load_N` and
   /// `polycuda_store_N` around loops, see MemoryPromotion.h); null: the

@@ -33,18 +33,17 @@ bool fitsInRegister(const Scop &scop, const Dependences &deps,
   return thread.reverse().apply_range(access).is_single_valued();
 }
 
-/// The subtree of `kernel` in `program.schedule` as a schedule of its own
-/// (the tree its AST is generated from), or null.
-isl::schedule kernelSubtree(const GpuProgram &program, const Kernel &kernel,
-                            const isl::schedule_node &node) {
+/// The mark of `kernel` in the tree below `node`, or null.
+isl::schedule_node kernelMark(const Kernel &kernel,
+                              const isl::schedule_node &node) {
   if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kernel.name)
-    return subtreeAsSchedule(node.child(0), kernel.domain);
+    return node;
   for (int i = 0, n = node.n_children(); i < n; ++i) {
-    isl::schedule found = kernelSubtree(program, kernel, node.child(i));
+    isl::schedule_node found = kernelMark(kernel, node.child(i));
     if (!found.is_null())
       return found;
   }
-  return isl::schedule();
+  return isl::schedule_node();
 }
 
 /// The schedule of `band`'s ancestors and its first `members` members,
@@ -71,8 +70,9 @@ isl::union_map prefixAt(const isl::schedule_node &band, unsigned members) {
 /// inside it.
 class AccumulatorFinder {
 public:
-  AccumulatorFinder(const Scop &scop, Kernel &kernel)
-      : scop(scop), kernel(kernel) {
+  AccumulatorFinder(const Scop &scop, Kernel &kernel,
+                    const isl::union_set &threadFilter)
+      : scop(scop), kernel(kernel), threadFilter(threadFilter) {
     // Which thread of the launch runs an instance: the mapped members,
     // with the host iterators as parameters (one launch).
     thread = kernel.memberSchedules[0];
@@ -81,23 +81,35 @@ public:
     thread = thread.intersect_domain(kernel.domain);
   }
 
-  isl::schedule_node visit(isl::schedule_node node, bool belowThread,
-                           bool pointBand) {
+  /// Where a node is in the kernel's tree: above the tile band (blocks),
+  /// between it and the thread mark (a block's loops: shared memory's
+  /// tile loop), at the band of the threads, or below it.
+  enum class Level { Block, Tiles, Point, Inner };
+
+  isl::schedule_node visit(isl::schedule_node node, Level level) {
     if (node.isa<isl::schedule_node_mark>() &&
         markId(node).name() == kThreadMark)
-      return visit(node.child(0), true, true).parent();
-    if (belowThread && node.isa<isl::schedule_node_band>()) {
-      node = promoteMembers(node, pointBand ? kernel.numMapped : 0);
-      pointBand = false;
+      return visit(node.child(0), Level::Point).parent();
+    if (node.isa<isl::schedule_node_band>()) {
+      if (level == Level::Block) {
+        level = Level::Tiles; // the tile band: one value per block
+      } else {
+        node = promoteMembers(node, level == Level::Point ? kernel.numMapped
+                                                          : 0);
+        if (level == Level::Point)
+          level = Level::Inner;
+      }
     }
     for (int i = 0, n = node.n_children(); i < n; ++i)
-      node = visit(node.child(i), belowThread, pointBand).parent();
+      node = visit(node.child(i), level).parent();
     return node;
   }
 
 private:
   const Scop &scop;
   Kernel &kernel;
+  /// The instances of this thread (parameters: block and thread ids).
+  isl::union_set threadFilter;
   isl::union_map thread;
   std::set<std::pair<unsigned, unsigned>> promoted;
 
@@ -115,9 +127,11 @@ private:
           isl::union_map::from(isl::multi_union_pw_aff(
               band.as<isl::schedule_node_band>().get_partial_schedule().at(
                   m)));
+      // Above the threads (a block's loop), the instances of this thread.
+      isl::union_set domain = domainOf(band).intersect(threadFilter);
       for (unsigned a = 0; a < scop.arrays.size(); ++a)
         if (std::optional<isl::map> element =
-                accumulatorOf(a, prefix, member, domainOf(band), found))
+                accumulatorOf(a, prefix, member, domain, found))
           elements.push_back(*element);
       if (found.empty())
         continue;
@@ -257,11 +271,22 @@ void promoteAccumulators(GpuProgram &program) {
   for (Kernel &kernel : program.kernels) {
     if (kernel.numMapped == 0)
       continue;
-    isl::schedule tree = kernelSubtree(program, kernel, root.child(0));
-    if (tree.is_null())
+    isl::schedule_node mark = kernelMark(kernel, root.child(0));
+    if (mark.is_null())
       continue;
-    AccumulatorFinder finder(*program.scop, kernel);
-    isl::schedule_node node = finder.visit(tree.get_root(), false, false);
+    // (isl/cpp.h objects cannot be copied while null.)
+    isl::schedule tree = kernel.deviceTree.is_null()
+                             ? subtreeAsSchedule(mark.child(0), kernel.domain)
+                             : kernel.deviceTree;
+    // mark -> filter (block) -> band -> mark -> mark -> filter (thread).
+    isl::schedule_node filter = mark;
+    for (int i = 0; i < 5; ++i)
+      filter = filter.child(0);
+    AccumulatorFinder finder(
+        *program.scop, kernel,
+        filter.as<isl::schedule_node_filter>().get_filter());
+    isl::schedule_node node =
+        finder.visit(tree.get_root(), AccumulatorFinder::Level::Block);
     if (!kernel.accumulators.empty())
       kernel.deviceTree = node.get_schedule();
   }

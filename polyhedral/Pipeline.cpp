@@ -10,6 +10,7 @@
 #include "IndexSetSplitting.h"
 #include "Isolated.h"
 #include "MemoryPromotion.h"
+#include "SharedMemory.h"
 #include "Transfers.h"
 
 #include <isl/ctx.h>
@@ -156,6 +157,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
   runStage("promotion", scop.loc, options,
            [&] {
              promoteToRegisters(program);
+             if (options.shared)
+               promoteToShared(program);
              if (options.registers)
                promoteAccumulators(program);
            });

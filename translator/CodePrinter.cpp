@@ -261,11 +261,6 @@ struct BodyPrinter {
     case Expr::Kind::Param:
       return e.name;
     case Expr::Kind::ArrayRef: {
-      if (reference) {
-        std::string text = reference(stmt, e.access);
-        if (!text.empty())
-          return text;
-      }
       const polyhedral::Access &access = stmt.accesses[e.access];
       std::vector<std::string> subscripts;
       for (size_t d = 0; d < e.args.size(); ++d) {
@@ -275,6 +270,11 @@ struct BodyPrinter {
                          !access.nonAffineSubscripts[d].empty();
         subscripts.push_back(nonAffine ? operand(*e.args[d], 12, false)
                                        : print(*e.args[d]));
+      }
+      if (reference) {
+        std::string text = reference(stmt, e.access, subscripts);
+        if (!text.empty())
+          return text;
       }
       return arrayRef(scop.arrays[access.array], subscripts);
     }

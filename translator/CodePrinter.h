@@ -48,9 +48,11 @@ using ArrayRefPrinter = std::function<std::string(
 using ProductPrinter = std::function<std::string(polyhedral::ElemType)>;
 
 /// What a target prints instead of reference `access` of `stmt` (a
-/// register that holds it), or "" for the array element.
+/// register or a shared array that holds it; `subscripts` as C), or ""
+/// for the array element.
 using ReferenceOverride = std::function<std::string(
-    const polyhedral::Statement &stmt, unsigned access)>;
+    const polyhedral::Statement &stmt, unsigned access,
+    const std::vector<std::string> &subscripts)>;
 
 /// Prints `stmt` as `lhs op rhs;` where each iterator is replaced by the
 /// expression in `iterators` (keyed by isl iterator name).

@@ -1,0 +1,54 @@
+//===- SharedMemory.h - Shared-memory tiles of kernels ---------*- C++ -*-===//
+//
+// Stage 4, before register accumulators: GpuProgram -> GpuProgram with
+// arrays that the threads of a block reuse read through shared memory.
+// Input: the kernels, their mapping and access patterns. Output: per kernel
+// `sharedLoop`, `sharedTileSize`, `sharedTiles`, `sharedReason`, and the
+// kernel's rewritten tree (`deviceTree`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_SHAREDMEMORY_H
+#define POLYCUDA_POLYHEDRAL_SHAREDMEMORY_H
+
+#include "GpuProgram.h"
+
+#include <optional>
+#include <vector>
+
+namespace polycuda::polyhedral {
+
+/// Shared memory as Baskaran et al. (ICS 2008) model it: 32 banks of
+/// 4-byte words, a warp of 32 threads along threadIdx.x.
+inline constexpr unsigned kBanks = 32;
+/// Static shared memory per block.
+inline constexpr unsigned kSharedBytes = 48 * 1024;
+
+/// The bank conflict degree of a warp whose thread k accesses the element
+/// at `k * stride` (elements of `elementBytes` bytes): the most distinct
+/// words that one bank must serve (1: no conflict; the same word for
+/// several threads is a broadcast).
+unsigned conflictDegree(long stride, unsigned elementBytes);
+
+/// How far apart (per array dimension, in elements) two neighbouring
+/// threads along threadIdx.x access an array; none when not constant.
+using ThreadStep = std::optional<std::vector<long>>;
+
+/// The padding p in 0..kBanks (elements added to each row of a shared
+/// array of `sizes`) that minimises the sum over `steps` of the conflict
+/// degree (Baskaran et al., Algorithm 2); the smallest such p. `totals`,
+/// if given, receives the sum for each p.
+unsigned choosePadding(const std::vector<long> &sizes, unsigned elementBytes,
+                       const std::vector<ThreadStep> &steps,
+                       std::vector<unsigned> *totals = nullptr);
+
+/// For each kernel with one or two mapped members whose band has a member
+/// after them (a loop each thread runs, gemm's k): that member is tiled by
+/// `tileSize` and its tile loop runs above the threads; arrays the kernel
+/// only reads, with reuse across the threads of a block, are copied per
+/// tile into shared arrays (copy statements `polycuda_offsets_N`,
+/// `polycuda_copy_N`, barriers `polycuda_sync_0` and `polycuda_sync_1`).
+void promoteToShared(GpuProgram &program, unsigned tileSize = 32);
+
+} // namespace polycuda::polyhedral
+
+#endif
