@@ -181,9 +181,16 @@ isl::schedule_node markParallel(isl::schedule_node node,
   return node;
 }
 
-/// Forgets the promotions of a kernel whose AST was built without them.
+/// Forgets the promotions of a kernel whose AST was built without them
+/// (the printer must then print every reference in global memory).
 void dropPromotions(Kernel &kernel) {
   kernel.accumulators.clear();
+  if (!kernel.sharedTiles.empty())
+    kernel.sharedReason = "isl could not generate the kernel's code with "
+                          "the copies";
+  kernel.sharedTiles.clear();
+  kernel.sharedLoop.clear();
+  kernel.sharedTileSize = 0;
   kernel.deviceTree = isl::schedule();
 }
 

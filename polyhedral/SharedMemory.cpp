@@ -173,17 +173,14 @@ public:
       kernel.sharedReason = "more than two mapped loops";
       return;
     }
+    // A member after the mapped ones is a loop each thread runs: tiled, its
+    // tile loop above the threads. Without one, the block copies its
+    // footprint once (a stencil's neighbourhood).
     isl::schedule_node_band band = point.as<isl::schedule_node_band>();
-    if (band.n_member() <= kernel.numMapped) {
-      kernel.sharedReason = "no loop inside the kernel's band to tile";
-      return;
-    }
+    bool tiled = band.n_member() > kernel.numMapped;
     std::vector<unsigned> arrays = candidateArrays();
     if (arrays.empty())
       return;
-    isl::union_pw_aff member = band.get_partial_schedule().at(
-        kernel.numMapped);
-    kernel.sharedLoop = loopName(member);
     isl::schedule tree = isl::schedule::from_domain(kernel.domain);
     isl::schedule_node node;
     try {
@@ -192,16 +189,23 @@ public:
       kernel.sharedReason = "unsupported node in the kernel's tree";
       return;
     }
-    // node: filter (block) -> band (tiles) -> mark shared.
-    node = node.child(0).child(0);
-    isl::union_pw_aff tile =
-        floorDiv(member.intersect_domain(kernel.instances), tileSize);
-    node = node.insert_partial_schedule(isl::multi_union_pw_aff(tile));
-    node = node.child(0); // the shared mark, below the tile loop
-    if (!promoteAt(node, arrays)) {
-      kernel.sharedLoop.clear();
-      return;
+    // node: filter (block) -> band (tiles) -> mark shared. Without a tile
+    // loop, the copies go above the block's filter, so that no condition
+    // on the block guards the barrier either (the OpenCL of PoCL fails on
+    // a barrier in a condition outside loops).
+    isl::union_set instances = domainOf(node.child(0));
+    if (tiled) {
+      node = node.child(0).child(0);
+      isl::union_pw_aff member =
+          band.get_partial_schedule().at(kernel.numMapped);
+      kernel.sharedLoop = loopName(member);
+      isl::union_pw_aff tile =
+          floorDiv(member.intersect_domain(kernel.instances), tileSize);
+      node = node.insert_partial_schedule(isl::multi_union_pw_aff(tile));
+      node = node.child(0); // the shared mark, below the tile loop
     }
+    if (!promoteAt(node, instances, arrays, tiled))
+      kernel.sharedLoop.clear();
   }
 
 private:
@@ -308,9 +312,12 @@ private:
   }
 
   /// Chooses the arrays' boxes and grafts the copies and barriers around
-  /// `node` (the shared mark below the tile loop). False if no array fits.
-  bool promoteAt(isl::schedule_node node, const std::vector<unsigned> &arrays) {
-    isl::union_map prefix = node.get_prefix_schedule_union_map();
+  /// `node` (the shared mark below the tile loop if `tiled`, else the
+  /// block's filter), for the block's `instances`. False if no array fits.
+  bool promoteAt(isl::schedule_node node, const isl::union_set &instances,
+                 const std::vector<unsigned> &arrays, bool tiled) {
+    isl::union_map prefix =
+        node.get_prefix_schedule_union_map().intersect_domain(instances);
     isl::set tiles = prefix.range().as_set();
     std::vector<isl::map> offsets, copies;
     unsigned bytes = 0;
@@ -321,8 +328,8 @@ private:
           if (access.array == a)
             accesses = accesses.unite(isl::union_map(access.relation));
       isl::map footprint = prefix.reverse()
-                               .apply_range(accesses.intersect_domain(
-                                   domainOf(node)))
+                               .apply_range(
+                                   accesses.intersect_domain(instances))
                                .as_map();
       isl::fixed_box box = footprint.range_simple_fixed_box_hull();
       if (!box.is_valid())
@@ -352,9 +359,12 @@ private:
       offsets.push_back(withRangeName(
           box.offset().as_map().intersect_domain(tiles),
           "polycuda_offsets_" + std::to_string(index)));
+      isl::set accessed =
+          accesses.intersect_domain(kernel.domain).range().as_set();
       copies.push_back(withRangeName(
-          footprint.intersect_range(
-              threadShare(tuple, scop.arrays[a].rank())),
+          boxCopy(box, shared.sizes, tuple, accessed)
+              .intersect_domain(tiles) // where the offsets are set
+              .intersect_range(threadShare(tuple, scop.arrays[a].rank())),
           "polycuda_copy_" + std::to_string(index)));
       kernel.sharedTiles.push_back(shared);
     }
@@ -363,15 +373,50 @@ private:
                             "in shared memory";
       return false;
     }
-    kernel.sharedTileSize = tileSize;
+    kernel.sharedTileSize = tiled ? tileSize : 0;
     for (const isl::map &map : offsets)
       node = node.graft_before(isl::schedule_node::from_extension(map));
     for (const isl::map &map : copies)
       node = node.graft_before(isl::schedule_node::from_extension(map));
-    node = node.graft_before(barrier(tiles, "polycuda_sync_0"));
-    node = node.graft_after(barrier(tiles, "polycuda_sync_1"));
+    // Once per block: every thread of every block reaches the barrier.
+    node = node.graft_before(barrier(
+        tiled ? tiles : isl::set::universe(tiles.get_space()),
+        "polycuda_sync_0"));
+    // The next tile's copies must wait until every thread is done.
+    if (tiled)
+      node = node.graft_after(barrier(tiles, "polycuda_sync_1"));
     kernel.deviceTree = node.get_schedule();
     return true;
+  }
+
+  /// The elements a block copies per tile: the box of its footprint (the
+  /// box's `offset` and `sizes`), within the bounding box of the elements
+  /// the kernel `accessed` (allocated on the device: no copy reads past the
+  /// array). A box, not the footprint itself: a stencil's footprint is a
+  /// cross whose exact copy needs loops with many pieces; the elements of
+  /// the box outside it are copied but never read.
+  isl::map boxCopy(const isl::fixed_box &box, const std::vector<long> &sizes,
+                   const std::string &tuple, const isl::set &accessed) {
+    std::string from, to, constraints = "0 = 0";
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      std::string o = "o" + std::to_string(d), e = "e" + std::to_string(d);
+      from += (d ? ", " : "") + o;
+      to += (d ? ", " : "") + e;
+      constraints += " and " + o + " <= " + e + " <= " + o + " + " +
+                     std::to_string(sizes[d] - 1);
+    }
+    isl::map within(scop.ctx, "{ " + tuple + "[" + from + "] -> " + tuple +
+                                  "[" + to + "] : " + constraints + " }");
+    isl::set bounds = isl::set::universe(accessed.get_space());
+    for (unsigned d = 0; d < sizes.size(); ++d) {
+      isl::pw_aff e = variableOn(accessed.get_space(), d);
+      bounds = bounds
+                   .intersect(e.ge_set(liftToSpace(dimMin(accessed, d),
+                                                   accessed.get_space())))
+                   .intersect(e.le_set(liftToSpace(dimMax(accessed, d),
+                                                   accessed.get_space())));
+    }
+    return box.offset().as_map().apply_range(within).intersect_range(bounds);
   }
 
   /// A graft of one barrier `name` per tile of `tiles`.

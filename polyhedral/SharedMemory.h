@@ -41,11 +41,11 @@ unsigned choosePadding(const std::vector<long> &sizes, unsigned elementBytes,
                        const std::vector<ThreadStep> &steps,
                        std::vector<unsigned> *totals = nullptr);
 
-/// For each kernel with one or two mapped members whose band has a member
-/// after them (a loop each thread runs, gemm's k): that member is tiled by
-/// `tileSize` and its tile loop runs above the threads; arrays the kernel
-/// only reads, with reuse across the threads of a block, are copied per
-/// tile into shared arrays (copy statements `polycuda_offsets_N`,
+/// For each kernel with one or two mapped members: arrays the kernel only
+/// reads, with reuse across the threads of a block, are copied into shared
+/// arrays, per tile of the member after the mapped ones if the band has one
+/// (a loop each thread runs, gemm's k: tiled by `tileSize`, its tile loop
+/// above the threads), else once per block (a stencil's neighbourhood) (copy statements `polycuda_offsets_N`,
 /// `polycuda_copy_N`, barriers `polycuda_sync_0` and `polycuda_sync_1`).
 void promoteToShared(GpuProgram &program, unsigned tileSize = 32);
 

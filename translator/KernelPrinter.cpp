@@ -176,7 +176,9 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
     const Array &array = scop.arrays[tile.array];
     os << "  " << target.sharedQualifier() << " " << spell(array.type) << " "
        << tile.variable << "[" << sharedElements(tile) << "]; /* "
-       << array.name << " per tile of loop " << kernel.sharedLoop
+       << array.name
+       << (kernel.sharedLoop.empty() ? std::string(" of the block")
+                                     : " per tile of loop " + kernel.sharedLoop)
        << ", rows padded by " << tile.padding << " */\n";
     os << "  " << kIndexType << " ";
     for (size_t d = 0; d < tile.sizes.size(); ++d)

@@ -185,10 +185,13 @@ std::string promotionReason(const polyhedral::KernelFact &kernel,
   if (!ref.sharedTile)
     return "";
   const polyhedral::SharedTile &tile = kernel.sharedTiles[*ref.sharedTile];
-  return "read-only in the kernel and reused across the threads of a block: "
-         "per tile of loop " + kernel.sharedLoop + " (" +
-         std::to_string(kernel.sharedTileSize) +
-         " iterations) the block copies the elements it reads, coalesced, "
+  std::string when = kernel.sharedLoop.empty()
+                         ? "once, before computing,"
+                         : "per tile of loop " + kernel.sharedLoop + " (" +
+                               std::to_string(kernel.sharedTileSize) +
+                               " iterations)";
+  return "read-only in the kernel and reused across the threads of a block: " +
+         when + " the block copies the elements it reads, coalesced, "
          "into a shared " + boxText(tile.sizes) + " tile with rows padded by " +
          std::to_string(tile.padding) + " (bank conflict degree " +
          std::to_string(tile.conflicts) + " over its references, " +
@@ -597,20 +600,24 @@ private:
           {"references", (int64_t)tile.references.size()}});
     }
     json::Value loop = nullptr, size = nullptr;
-    if (!kernel.sharedTiles.empty()) {
+    if (!kernel.sharedLoop.empty()) {
       loop = kernel.sharedLoop;
       size = (int64_t)kernel.sharedTileSize;
     }
+    std::string reason =
+        kernel.sharedTiles.empty() ? kernel.sharedReason
+        : kernel.sharedLoop.empty()
+            ? "no loop inside the kernel: each block copies the elements it "
+              "reads of the arrays its threads reuse once, then computes"
+            : "the loop runs above the threads in tiles of " +
+                  std::to_string(kernel.sharedTileSize) +
+                  " iterations; its tiles of the arrays the block reuses are "
+                  "read from shared memory";
     return json::Object{
         {"loop", std::move(loop)},
         {"tile_size", std::move(size)},
         {"tiles", std::move(tiles)},
-        {"reason", kernel.sharedTiles.empty()
-                       ? kernel.sharedReason
-                       : "the loop runs above the threads in tiles of " +
-                             std::to_string(kernel.sharedTileSize) +
-                             " iterations; its tiles of the arrays the block "
-                             "reuses are read from shared memory"}};
+        {"reason", reason}};
   }
   /// The kernel's register accumulators.
   static json::Array accumulatorsJson(const Scop &scop,
@@ -902,9 +909,12 @@ void printKernel(const json::Object &k, const json::Array &deps,
   os << "  shared memory: ";
   if (shared.getArray("tiles")->empty())
     os << "none (" << str(shared.get("reason")) << ")\n";
-  else
-    os << "loop " << str(shared.get("loop")) << " in tiles of "
+  else if (const json::Value *loop = shared.get("loop");
+           loop && loop->kind() != json::Value::Null)
+    os << "loop " << str(loop) << " in tiles of "
        << str(shared.get("tile_size")) << "\n";
+  else
+    os << "copied once per block\n";
   for (const json::Value &tv : *shared.getArray("tiles")) {
     const json::Object &t = *tv.getAsObject();
     os << "    " << str(t.get("array")) << ": " << list(t.getArray("box"), " x ")

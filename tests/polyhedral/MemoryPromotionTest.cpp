@@ -2,10 +2,10 @@
 //
 // Bank-conflict padding (Baskaran et al.'s Algorithm 2: a transposed read
 // of a T x T tile needs rows of T + 1, gemm's tiles none), the promotion
-// decisions for gemm (A and B through shared tiles, C[i][j] in a register)
-// and jacobi-2d (nothing: no loop inside its kernel), and where the
-// barriers land in gemm's kernel AST (outside every condition on the
-// thread).
+// decisions for gemm (A and B through shared tiles per tile of k, C[i][j]
+// in a register) and jacobi-2d (A's neighbourhood through a shared tile,
+// copied once per block), and where the barriers land (outside every
+// condition on the thread).
 //
 //===----------------------------------------------------------------------===//
 #include "Pipeline.h"
@@ -233,17 +233,34 @@ std::unique_ptr<polyhedral::Scop> jacobi2dScop(isl::ctx ctx) {
   return scop;
 }
 
-TEST_F(MemoryPromotionTest, Jacobi2dKernelsHaveNoLoopToTile) {
+TEST_F(MemoryPromotionTest, Jacobi2dCopiesItsNeighbourhoodOncePerBlock) {
   auto scop = jacobi2dScop(ctx());
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
-  ASSERT_FALSE(program.kernels.empty());
-  for (const Kernel &kernel : program.kernels) {
-    EXPECT_TRUE(kernel.sharedTiles.empty()) << kernel.name;
-    EXPECT_EQ("no loop inside the kernel's band to tile", kernel.sharedReason)
-        << kernel.name;
+  ASSERT_EQ(2u, program.kernels.size());
+  // The stencil: A read through five references, a 10 x 34 tile (the
+  // block's 8 x 32 points and a halo of one), copied once (no loop to
+  // tile); one barrier, outside every condition.
+  const Kernel &stencil = program.kernels[0];
+  EXPECT_EQ("", stencil.sharedLoop);
+  ASSERT_EQ(1u, stencil.sharedTiles.size()) << stencil.sharedReason;
+  EXPECT_EQ("A", arrayName(program, stencil.sharedTiles[0].array));
+  EXPECT_EQ((std::vector<long>{10, 34}), stencil.sharedTiles[0].sizes);
+  EXPECT_EQ(5u, stencil.sharedTiles[0].references.size());
+  std::string text = stencil.ast.to_C_str();
+  unsigned syncs = 0;
+  for (const auto &[name, conds] : guardedCalls(stencil.ast))
+    if (name.rfind("polycuda_sync_", 0) == 0) {
+      ++syncs;
+      EXPECT_TRUE(conds.empty()) << text;
+    }
+  EXPECT_EQ(1u, syncs) << text;
+  // The copy back, A[i][j] = B[i][j]: one reference, no reuse.
+  const Kernel &copy = program.kernels[1];
+  EXPECT_TRUE(copy.sharedTiles.empty());
+  EXPECT_NE(std::string::npos, copy.sharedReason.find("reused"))
+      << copy.sharedReason;
+  for (const Kernel &kernel : program.kernels)
     EXPECT_TRUE(kernel.accumulators.empty()) << kernel.name;
-    EXPECT_TRUE(kernel.deviceTree.is_null()) << kernel.name;
-  }
 }
 
 } // namespace
