@@ -6,6 +6,7 @@
 #include "MemoryPromotion.h"
 
 #include "IslExtras.h"
+#include "SharedMemory.h"
 
 #include <algorithm>
 #include <set>
@@ -31,19 +32,6 @@ bool fitsInRegister(const Scop &scop, const Dependences &deps,
         access = access.unite(isl::union_map(acc.relation));
   access = access.intersect_domain(kernel.instances);
   return thread.reverse().apply_range(access).is_single_valued();
-}
-
-/// The mark of `kernel` in the tree below `node`, or null.
-isl::schedule_node kernelMark(const Kernel &kernel,
-                              const isl::schedule_node &node) {
-  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kernel.name)
-    return node;
-  for (int i = 0, n = node.n_children(); i < n; ++i) {
-    isl::schedule_node found = kernelMark(kernel, node.child(i));
-    if (!found.is_null())
-      return found;
-  }
-  return isl::schedule_node();
 }
 
 /// The schedule of `band`'s ancestors and its first `members` members,
@@ -271,7 +259,7 @@ void promoteAccumulators(GpuProgram &program) {
   for (Kernel &kernel : program.kernels) {
     if (kernel.numMapped == 0)
       continue;
-    isl::schedule_node mark = kernelMark(kernel, root.child(0));
+    isl::schedule_node mark = findKernelMark(root.child(0), kernel);
     if (mark.is_null())
       continue;
     // (isl/cpp.h objects cannot be copied while null.)

@@ -77,6 +77,18 @@ unsigned choosePadding(const std::vector<long> &sizes, unsigned elementBytes,
   return best;
 }
 
+isl::schedule_node findKernelMark(const isl::schedule_node &node,
+                                  const Kernel &kernel) {
+  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kernel.name)
+    return node;
+  for (int i = 0, n = node.n_children(); i < n; ++i) {
+    isl::schedule_node found = findKernelMark(node.child(i), kernel);
+    if (!found.is_null())
+      return found;
+  }
+  return isl::schedule_node();
+}
+
 namespace {
 
 /// Bytes of one element.
@@ -133,19 +145,6 @@ isl::schedule_node copyInto(const isl::schedule_node &src,
     throw Unsupported();
   }
   return copyInto(src.child(0), dst.child(0)).parent();
-}
-
-/// The mark of `kernel` in the tree below `node`, or null.
-isl::schedule_node findKernelMark(const isl::schedule_node &node,
-                                  const Kernel &kernel) {
-  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kernel.name)
-    return node;
-  for (int i = 0, n = node.n_children(); i < n; ++i) {
-    isl::schedule_node found = findKernelMark(node.child(i), kernel);
-    if (!found.is_null())
-      return found;
-  }
-  return isl::schedule_node();
 }
 
 /// The mapped member along threadIdx.x (y: `hardware` 1).
