@@ -30,8 +30,8 @@ isl::map neighbourAlong(isl::ctx ctx, unsigned n, unsigned d) {
                            " }");
 }
 
-/// Elements accessed by `access` of `stmt` minus those its neighbour along
-/// member `d` accesses; null when the statement is not in `local`.
+} // namespace
+
 isl::set neighbourDeltas(const Statement &stmt, const Access &access,
                          const isl::map &local, const isl::map &host,
                          unsigned d) {
@@ -43,6 +43,8 @@ isl::set neighbourDeltas(const Statement &stmt, const Access &access,
   isl::map elements = access.relation.intersect_domain(stmt.domain);
   return next.apply_domain(elements).apply_range(elements).deltas();
 }
+
+namespace {
 
 /// The pattern of a reference whose neighbour deltas are `deltas`.
 MemberAccess classify(const Array &array, const isl::set &deltas) {

@@ -50,6 +50,13 @@ struct ReferenceAccess {
   std::vector<MemberAccess> members;
 };
 
+/// The elements the neighbour along member `d` of an instance of `stmt`
+/// accesses through `access`, minus those the instance accesses (`local`:
+/// the statement's kernel schedule, `host`: its host loops, or null).
+isl::set neighbourDeltas(const Statement &stmt, const Access &access,
+                         const isl::map &local, const isl::map &host,
+                         unsigned d);
+
 /// The references of the statements in `localSchedule` (a kernel's schedule
 /// `{ S[i] -> [s] }`, candidate members first) along each of its first
 /// `members` dimensions, within one host iteration of `hostSchedule`

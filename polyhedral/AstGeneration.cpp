@@ -154,6 +154,19 @@ isl::schedule_node markParallel(isl::schedule_node node,
   return node;
 }
 
+/// Forgets the promotions of a kernel whose AST was built without them
+/// (the printer must then print every reference in global memory).
+void dropPromotions(Kernel &kernel) {
+  kernel.accumulators.clear();
+  if (!kernel.sharedTiles.empty())
+    kernel.sharedReason = "isl could not generate the kernel's code with "
+                          "the copies";
+  kernel.sharedTiles.clear();
+  kernel.sharedLoop.clear();
+  kernel.sharedTileSize = 0;
+  kernel.deviceTree = isl::schedule();
+}
+
 /// The kernels whose ASTs this thread builds (`here`) and those a second
 /// thread builds (`there`): largest first, each to the thread with less
 /// work; the host AST counts as much as the largest kernel.
@@ -196,7 +209,8 @@ using AstCheckFn = std::function<std::string(const isl::ast_node &)>;
 
 /// The first AST, in isl's loop modes atomic, separate and default, that
 /// passes `check`; `build` generates the AST in a mode. An error when none
-/// does; the atomic AST, unchecked, when a check runs out of its budget.
+/// does; the atomic AST, unchecked, when a check runs out of its budget or
+/// cannot read the AST.
 isl::ast_node verifiedAst(isl::ctx ctx,
                           const std::function<isl::ast_node(AstLoopMode)> &build,
                           const AstCheckFn &check) {
@@ -212,6 +226,12 @@ isl::ast_node verifiedAst(isl::ctx ctx,
       OperationLimit limit(ctx, kVerifyOperations);
       problem = check(ast);
     } catch (const isl::exception_quota &) {
+      return atomic;
+    } catch (const isl::exception &) {
+      // isl failed reading it back: as unchecked as past the budget.
+      resetError(ctx);
+      return atomic;
+    } catch (const UnreadableAst &) {
       return atomic;
     }
     if (problem.empty())
@@ -241,14 +261,28 @@ struct KernelCheck {
   std::vector<std::string> threadParams;
 };
 
+/// The check of a kernel's AST: each instance once, on one thread, and the
+/// dependences between the instances of one thread in order. Block and
+/// thread indices become the leading time dimensions.
+AstCheckFn kernelAstCheck(const isl::set &context, const KernelCheck &check) {
+  isl::set outer = projectOutParams(context, check.threadParams);
+  return [&context, &check, outer](const isl::ast_node &ast) {
+    isl::union_map times = isl::union_map::empty(context.ctx());
+    for (const isl::map &map :
+         mapsOf(executionTimes(ast, context, statementLeaves(check.domain))))
+      times = times.unite(paramsToOutputs(map, check.threadParams));
+    return verifyExecution(times, check.domain, check.deps, outer,
+                           {false, unsigned(check.threadParams.size())});
+  };
+}
+
 /// The device AST of a kernel from its tree; from the tree flattened to one
 /// map when isl fails on the tree (then with the fallbacks of
-/// buildAstFromMap). Checked to run each instance once, on one thread, and
-/// the dependences between the instances of one thread in order.
-isl::ast_node buildKernelAst(const isl::set &context,
-                             const isl::schedule &tree,
-                             const std::string &prefix, unsigned tiles,
-                             const KernelCheck &check) {
+/// buildAstFromMap). Checked (kernelAstCheck).
+isl::ast_node buildPlainKernelAst(const isl::set &context,
+                                  const isl::schedule &tree,
+                                  const std::string &prefix, unsigned tiles,
+                                  const KernelCheck &check) {
   auto none = [](const isl::id &, const isl::ast_node &,
                  const isl::ast_build &) { return isl::ast_node(); };
   auto build = [&](AstLoopMode mode) {
@@ -263,16 +297,39 @@ isl::ast_node buildKernelAst(const isl::set &context,
       return buildAstFromMap(context, coalesced(tree.get_map()), prefix);
     }
   };
-  // Block and thread indices become the leading time dimensions.
-  isl::set outer = projectOutParams(context, check.threadParams);
-  return verifiedAst(context.ctx(), build, [&](const isl::ast_node &ast) {
-    isl::union_map times = isl::union_map::empty(context.ctx());
-    for (const isl::map &map :
-         mapsOf(executionTimes(ast, context, statementLeaves(check.domain))))
-      times = times.unite(paramsToOutputs(map, check.threadParams));
-    return verifyExecution(times, check.domain, check.deps, outer,
-                           {false, unsigned(check.threadParams.size())});
-  });
+  return verifiedAst(context.ctx(), build, kernelAstCheck(context, check));
+}
+
+/// The device AST of a kernel from `promoted`, its tree with the copies of
+/// memory promotion, if not null; from `plain`, its tree without them,
+/// when there are none, or isl fails on them, or no AST of them passes the
+/// check (`dropped` is then set: the kernel must be printed without its
+/// promotions). The copies run no statement instance: the check ignores
+/// them.
+isl::ast_node buildKernelAst(const isl::set &context,
+                             const isl::schedule &promoted,
+                             const isl::schedule &plain,
+                             const std::string &prefix, unsigned tiles,
+                             const KernelCheck &check, bool &dropped) {
+  if (!promoted.is_null()) {
+    auto none = [](const isl::id &, const isl::ast_node &,
+                   const isl::ast_build &) { return isl::ast_node(); };
+    auto build = [&](AstLoopMode mode) {
+      return buildAstFromSchedule(context, promoted, prefix, none, tiles,
+                                  mode);
+    };
+    try {
+      return verifiedAst(context.ctx(), build, kernelAstCheck(context, check));
+    } catch (const isl::exception_quota &) {
+      throw;
+    } catch (const isl::exception &) {
+      resetError(context.ctx());
+      dropped = true;
+    } catch (const std::runtime_error &) {
+      dropped = true;
+    }
+  }
+  return buildPlainKernelAst(context, plain, prefix, tiles, check);
 }
 
 /// The leaves of the host AST: a launch `name(grid..., prefix..., active)`
@@ -355,9 +412,13 @@ public:
       : kernels(kernels), asts(kernels.size()) {
     for (Kernel *kernel : kernels) {
       KernelCheck check = kernelCheck(program, *kernel);
-      jobs.push_back({toString(trees[kernel->id]), toString(kernel->context),
-                      kernel->numMapped, toString(check.domain),
-                      toString(check.deps), check.threadParams});
+      jobs.push_back({toString(trees[kernel->id]),
+                      kernel->deviceTree.is_null()
+                          ? std::string()
+                          : toString(kernel->deviceTree),
+                      toString(kernel->context), kernel->numMapped, false,
+                      toString(check.domain), toString(check.deps),
+                      check.threadParams});
     }
     if (jobs.empty())
       return;
@@ -369,10 +430,13 @@ public:
           KernelCheck check{isl::union_set(isl::ctx(ctx), jobs[i].domain),
                             isl::union_map(isl::ctx(ctx), jobs[i].deps),
                             jobs[i].threadParams};
-          asts[i] =
-              buildKernelAst(isl::set(isl::ctx(ctx), jobs[i].context),
-                             isl::schedule(isl::ctx(ctx), jobs[i].schedule),
-                             prefix, jobs[i].tiles, check);
+          isl::schedule promoted;
+          if (!jobs[i].promoted.empty())
+            promoted = isl::schedule(isl::ctx(ctx), jobs[i].promoted);
+          asts[i] = buildKernelAst(
+              isl::set(isl::ctx(ctx), jobs[i].context), promoted,
+              isl::schedule(isl::ctx(ctx), jobs[i].schedule), prefix,
+              jobs[i].tiles, check, jobs[i].dropped);
         }
       } catch (...) {
         failure = std::current_exception();
@@ -402,6 +466,8 @@ public:
     for (size_t i = 0; i < asts.size(); ++i) {
       kernels[i]->ast = asts[i].is_null() ? isl::ast_node() : asts[i];
       asts[i] = isl::ast_node();
+      if (jobs[i].dropped)
+        dropPromotions(*kernels[i]);
     }
     if (failure)
       std::rethrow_exception(failure);
@@ -410,8 +476,9 @@ public:
 private:
   /// A kernel's tree, AST context and check, as text, and its tile loops.
   struct Job {
-    std::string schedule, context;
+    std::string schedule, promoted, context;
     unsigned tiles;
+    bool dropped;
     std::string domain, deps; ///< KernelCheck's
     std::vector<std::string> threadParams;
   };
@@ -452,10 +519,14 @@ void generateGpuAsts(GpuProgram &program) {
   std::string prefix = program.names.kernelIterator;
   KernelAstThread worker(program, there, trees, prefix,
                          maxOperations(program.scop->ctx));
-  for (Kernel *kernel : here)
-    kernel->ast = buildKernelAst(kernel->context, trees[kernel->id], prefix,
-                                 kernel->numMapped,
-                                 kernelCheck(program, *kernel));
+  for (Kernel *kernel : here) {
+    bool dropped = false;
+    kernel->ast = buildKernelAst(kernel->context, kernel->deviceTree,
+                                 trees[kernel->id], prefix, kernel->numMapped,
+                                 kernelCheck(program, *kernel), dropped);
+    if (dropped)
+      dropPromotions(*kernel);
+  }
   program.host = buildHostAst(program);
   for (Kernel &kernel : program.kernels)
     blockExpressions(kernel);

@@ -38,7 +38,7 @@ unsigned timeDims(const isl::ast_node &node) {
 
 long intValue(const isl::ast_expr &expr) {
   if (!expr.isa<isl::ast_expr_int>())
-    throw std::runtime_error("AST verifier: expected an integer");
+    throw UnreadableAst("AST verifier: expected an integer");
   return expr.as<isl::ast_expr_int>().val().get_num_si();
 }
 
@@ -92,7 +92,7 @@ void AstReader::visit(const isl::ast_node &node, const isl::set &where,
   } else if (node.isa<isl::ast_node_user>()) {
     visitLeaf(node.as<isl::ast_node_user>(), where, next);
   } else {
-    throw std::runtime_error("AST verifier: unexpected node");
+    throw UnreadableAst("AST verifier: unexpected node");
   }
 }
 
@@ -131,7 +131,7 @@ void AstReader::visitLeaf(const isl::ast_node_user &leaf, isl::set where,
   isl::ast_expr call = leaf.expr();
   if (!call.isa<isl::ast_expr_op>() ||
       !call.as<isl::ast_expr_op>().isa<isl::ast_expr_op_call>())
-    throw std::runtime_error("AST verifier: a leaf that is not a call");
+    throw UnreadableAst("AST verifier: a leaf that is not a call");
   // Times of shorter paths end in zeros, so that all share one space.
   for (unsigned d = next, n = setDims(time); d < n; ++d)
     where = where.intersect(variableOn(time, d).eq_set(constantOn(time, 0)));

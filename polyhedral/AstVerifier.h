@@ -22,10 +22,16 @@
 #include <isl/cpp.h>
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace polycuda::polyhedral {
+
+/// An AST the verifier cannot read back (a construct it does not know).
+struct UnreadableAst : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// What a leaf's arguments mean, read by the verifier: an argument as a
 /// piecewise affine function of the execution time, or as a condition on

@@ -353,6 +353,11 @@ private:
     for (const std::string &name : kernel.statements)
       fact.statements.push_back(statementIndex(scop, name));
     fact.extent = memberExtents(kernel);
+    fact.sharedLoop = kernel.sharedLoop;
+    fact.sharedTileSize = kernel.sharedTileSize;
+    fact.sharedTiles = kernel.sharedTiles;
+    fact.sharedReason = kernel.sharedReason;
+    fact.accumulators = kernel.accumulators;
     std::set<unsigned> registers(kernel.registers.begin(),
                                  kernel.registers.end());
     for (unsigned s : fact.statements)
@@ -402,7 +407,17 @@ private:
       ref.access = a;
       ref.isRead = stmt.accesses[a].kind == Access::Kind::Read;
       ref.inRegister = registers.count(stmt.accesses[a].array);
-      if (!ref.inRegister)
+      std::pair<unsigned, unsigned> id(s, a);
+      for (unsigned i = 0; i < kernel.accumulators.size(); ++i)
+        for (const auto &other : kernel.accumulators[i].references)
+          if (other == id)
+            ref.accumulator = i;
+      for (unsigned i = 0; i < kernel.sharedTiles.size(); ++i)
+        for (const auto &other : kernel.sharedTiles[i].references)
+          if (other == id)
+            ref.sharedTile = i;
+      ref.inRegister |= ref.accumulator.has_value();
+      if (!ref.inRegister || ref.accumulator)
         classify(kernel, s, ref);
       refs.push_back(ref);
     }

@@ -78,6 +78,11 @@ struct ReferenceFact {
   unsigned access = 0; ///< index in Statement::accesses
   bool isRead = true;
   bool inRegister = false;
+  /// Held in a register across a loop: the index of its accumulator in
+  /// KernelFact::accumulators (inRegister is then set too).
+  std::optional<unsigned> accumulator;
+  /// Read through a shared tile: its index in KernelFact::sharedTiles.
+  std::optional<unsigned> sharedTile;
   /// Along threadIdx.x (hardware dimension 0), as the mapping recorded it
   /// (Kernel::accesses); NoNeighbours in one-thread kernels.
   AccessPattern pattern = AccessPattern::NoNeighbours;
@@ -113,6 +118,12 @@ struct KernelFact {
   bool bytesExact = true;
   /// For one-thread kernels: the dependences that keep it sequential.
   std::vector<unsigned> preventing;
+  /// Memory promotion as the kernel records it (Kernel::sharedLoop, ...).
+  std::string sharedLoop;
+  unsigned sharedTileSize = 0;
+  std::vector<SharedTile> sharedTiles;
+  std::string sharedReason;
+  std::vector<RegisterAccumulator> accumulators;
 };
 
 struct TransferFact {

@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace polycuda::polyhedral {
@@ -49,6 +50,47 @@ struct ThreadOrder {
   /// column of `width`, and the cache budgets it was compared with.
   double linearFootprint = 0, columnFootprint = 0;
   double l1Budget = 0, l2Budget = 0;
+};
+
+/// A reference held in a register of each thread across a loop of a
+/// kernel (an accumulator: gemm's `C[i][j]` in the `k` loop): loaded
+/// before the loop, stored after it, and every reference of `references`
+/// in the loop reads and writes the register instead. Legal when the
+/// element is the same for every iteration of the loop, no other
+/// reference in the loop may touch it, and no other thread of the launch
+/// accesses it (MemoryPromotion).
+struct RegisterAccumulator {
+  unsigned array = 0;
+  /// (index into Scop::statements, index into its accesses).
+  std::vector<std::pair<unsigned, unsigned>> references;
+  /// The variable in the generated kernel.
+  std::string variable;
+  /// The loop: the iterator of one statement of `references` in the source.
+  std::string loop;
+};
+
+/// An array read through shared memory in a kernel: per tile of the
+/// kernel's tiled loop (Kernel::sharedLoop), the threads of a block copy
+/// the elements the block reads in that tile (coalesced: consecutive
+/// threadIdx.x on consecutive elements of the last dimension) into a
+/// shared array of the box that holds them, then read it instead of global
+/// memory (SharedMemory.h).
+struct SharedTile {
+  unsigned array = 0;
+  /// The box per array dimension (elements); the shared array has rows of
+  /// `sizes.back() + padding` elements.
+  std::vector<long> sizes;
+  /// Elements added to each row against bank conflicts, and the bank
+  /// conflict degree summed over the references with it and without.
+  unsigned padding = 0;
+  unsigned conflicts = 0;
+  unsigned conflictsUnpadded = 0;
+  /// The shared array, and the variables holding the box's first element
+  /// per dimension (`offset`0, ...) in the current tile.
+  std::string variable;
+  std::string offset;
+  /// (index into Scop::statements, index into its accesses) read from it.
+  std::vector<std::pair<unsigned, unsigned>> references;
 };
 
 /// One kernel: the instances below one band (or one subtree without
@@ -119,6 +161,20 @@ struct Kernel {
   isl::union_map hostSchedule;
   /// Arrays private to each thread of this kernel, held in registers.
   std::vector<unsigned> registers;
+  /// References held in registers across a loop (load before, store after).
+  std::vector<RegisterAccumulator> accumulators;
+  /// Shared memory: the loop of the kernel tiled by `sharedTileSize` (its
+  /// source iterator), the arrays read through shared tiles, and why (no)
+  /// array is.
+  std::string sharedLoop;
+  unsigned sharedTileSize = 0;
+  std::vector<SharedTile> sharedTiles;
+  std::string sharedReason;
+  /// The tree the kernel's AST is generated from when promotion rewrote
+  /// the kernel's subtree (copy statements `polycuda_load_N` and
+  /// `polycuda_store_N` around loops, see MemoryPromotion.h); null: the
+  /// kernel's subtree of `GpuProgram::schedule` as it is.
+  isl::schedule deviceTree;
   /// How neighbouring threads along each mapped member access memory, per
   /// reference of the kernel (what the hardware order was chosen from).
   std::vector<ReferenceAccess> accesses;

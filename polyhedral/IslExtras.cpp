@@ -519,8 +519,6 @@ isl::union_pw_aff applyToSchedule(const isl::multi_union_pw_aff &schedule,
       isl_multi_union_pw_aff_apply_pw_aff(schedule.copy(), pa.copy()));
 }
 
-namespace {
-
 /// `band`'s flags (coincident, permutable, loop types) on `copy`.
 isl::schedule_node copyBandFlags(const isl::schedule_node &band,
                                  isl::schedule_node copy) {
@@ -536,6 +534,8 @@ isl::schedule_node copyBandFlags(const isl::schedule_node &band,
   }
   return isl::manage(raw);
 }
+
+namespace {
 
 /// The root's child of `schedule` (where an insertion goes).
 isl::schedule_node top(const isl::schedule &schedule) {

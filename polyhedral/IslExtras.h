@@ -96,6 +96,10 @@ isl::pw_aff onParams(const isl::pw_aff &pa);
 isl::pw_aff paramOn(const isl::space &space, const std::string &name);
 /// A parameter-only `pa` (domain a 0-d set) as a function on `space`.
 isl::pw_aff liftToSpace(const isl::pw_aff &pa, const isl::space &space);
+/// `copy` (a band of as many members as `band`) with `band`'s flags:
+/// permutable, coincident and AST loop type per member.
+isl::schedule_node copyBandFlags(const isl::schedule_node &band,
+                                 isl::schedule_node copy);
 /// Sets the band member's coincident flag.
 isl::schedule_node setCoincident(isl::schedule_node band, int pos, bool value);
 /// Whether member `pos` of `band` is coincident.

@@ -18,6 +18,15 @@ namespace polycuda::polyhedral {
 /// thread, live in a register of that thread and need no device memory.
 void promoteToRegisters(GpuProgram &program);
 
+/// Register accumulators (Kernel::accumulators): a reference whose element
+/// stays the same across a loop of a kernel, that no other reference in
+/// the loop touches and no other thread of the launch accesses, is loaded
+/// into a register before the loop and stored after it. Records them and
+/// the kernel's rewritten tree (`Kernel::deviceTree`): statements
+/// `polycuda_load_N[e]` and `polycuda_store_N[e]` (N: the accumulator's
+/// position, e: the element) grafted before and after the loop.
+void promoteAccumulators(GpuProgram &program);
+
 } // namespace polycuda::polyhedral
 
 #endif

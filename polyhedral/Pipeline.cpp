@@ -10,6 +10,7 @@
 #include "IndexSetSplitting.h"
 #include "Isolated.h"
 #include "MemoryPromotion.h"
+#include "SharedMemory.h"
 #include "Transfers.h"
 
 #include <isl/ctx.h>
@@ -154,7 +155,13 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
   if (options.stopAfterMapping)
     return program;
   runStage("promotion", scop.loc, options,
-           [&] { promoteToRegisters(program); });
+           [&] {
+             promoteToRegisters(program);
+             if (options.shared)
+               promoteToShared(program);
+             if (options.registers)
+               promoteAccumulators(program);
+           });
   runStage("transfers", scop.loc, options,
            [&] { computeTransfers(program, options.transfers); });
   runStage("ast", scop.loc, options, [&] {

@@ -33,6 +33,10 @@ struct PipelineOptions {
   bool stopAfterMapping = false;
   /// Per-stage timing and progress, printed to `dumpStream` when set.
   bool verbose = false;
+  /// Register accumulators in kernels (`--no-registers` turns them off).
+  bool registers = true;
+  /// Shared-memory tiles in kernels (`--no-shared` turns them off).
+  bool shared = true;
   /// How the host/device copies move their bytes (`--transfers`).
   TransferMethod transfers = TransferMethod::Auto;
   /// Run no dependence analysis: every scop keeps its original order on

@@ -238,6 +238,7 @@ struct BodyPrinter {
   const ArrayRefPrinter &arrayRef;
   const std::function<std::string(const std::string &)> &mathName;
   const ProductPrinter &product;
+  const ReferenceOverride &reference;
 
   std::string operand(const Expr &e, int parentPrec, bool right) {
     std::string text = print(e);
@@ -269,6 +270,11 @@ struct BodyPrinter {
                          !access.nonAffineSubscripts[d].empty();
         subscripts.push_back(nonAffine ? operand(*e.args[d], 12, false)
                                        : print(*e.args[d]));
+      }
+      if (reference) {
+        std::string text = reference(stmt, e.access, subscripts);
+        if (!text.empty())
+          return text;
       }
       return arrayRef(scop.arrays[access.array], subscripts);
     }
@@ -351,8 +357,9 @@ std::string printStatement(
     const std::map<std::string, std::string> &iterators,
     const ArrayRefPrinter &arrayRef,
     const std::function<std::string(const std::string &)> &mathName,
-    const ProductPrinter &product) {
-  BodyPrinter printer{scop, stmt, iterators, arrayRef, mathName, product};
+    const ProductPrinter &product, const ReferenceOverride &reference) {
+  BodyPrinter printer{scop,     stmt,    iterators, arrayRef,
+                      mathName, product, reference};
   return printer.print(*stmt.lhs) + " " + stmt.op + " " +
          printer.print(*stmt.rhs) + ";";
 }
@@ -361,7 +368,8 @@ void printUserStatement(
     const polyhedral::Scop &scop, const isl::ast_expr &call,
     const ArrayRefPrinter &arrayRef,
     const std::function<std::string(const std::string &)> &mathName,
-    int indent, std::ostream &os, const ProductPrinter &product) {
+    int indent, std::ostream &os, const ProductPrinter &product,
+    const ReferenceOverride &reference) {
   std::string name = callName(call);
   const polyhedral::Statement *stmt = scop.findStatement(name);
   POLYCUDA_CHECK(stmt) << "unknown statement " << name;
@@ -370,7 +378,8 @@ void printUserStatement(
   for (size_t i = 0; i < args.size(); ++i)
     iterators[stmt->iterators[i]] = printExpr(args[i]);
   os << indentBy(indent)
-     << printStatement(scop, *stmt, iterators, arrayRef, mathName, product)
+     << printStatement(scop, *stmt, iterators, arrayRef, mathName, product,
+                       reference)
      << "\n";
 }
 

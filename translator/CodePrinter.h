@@ -47,6 +47,13 @@ using ArrayRefPrinter = std::function<std::string(
 /// "" to print `*`.
 using ProductPrinter = std::function<std::string(polyhedral::ElemType)>;
 
+/// What a target prints instead of reference `access` of `stmt` (a
+/// register or a shared array that holds it; `subscripts` as C), or ""
+/// for the array element.
+using ReferenceOverride = std::function<std::string(
+    const polyhedral::Statement &stmt, unsigned access,
+    const std::vector<std::string> &subscripts)>;
+
 /// Prints `stmt` as `lhs op rhs;` where each iterator is replaced by the
 /// expression in `iterators` (keyed by isl iterator name).
 std::string printStatement(const polyhedral::Scop &scop,
@@ -55,7 +62,8 @@ std::string printStatement(const polyhedral::Scop &scop,
                            const ArrayRefPrinter &arrayRef,
                            const std::function<std::string(const std::string &)>
                                &mathName,
-                           const ProductPrinter &product = nullptr);
+                           const ProductPrinter &product = nullptr,
+                           const ReferenceOverride &reference = nullptr);
 
 /// The C type of `e` in `stmt` (the usual arithmetic conversions; math
 /// calls are double unless spelled with the f suffix).
@@ -70,7 +78,8 @@ void printUserStatement(const polyhedral::Scop &scop, const isl::ast_expr &call,
                         const std::function<std::string(const std::string &)>
                             &mathName,
                         int indent, std::ostream &os,
-                        const ProductPrinter &product = nullptr);
+                        const ProductPrinter &product = nullptr,
+                        const ReferenceOverride &reference = nullptr);
 
 /// Walks an isl AST and prints loops, conditions and blocks; user and mark
 /// nodes are delegated to the callbacks.

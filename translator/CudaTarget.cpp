@@ -26,6 +26,8 @@ public:
     return std::string("threadIdx.") + "xyz"[dim];
   }
   std::string mathName(const std::string &name) const override { return name; }
+  std::string sharedQualifier() const override { return "__shared__"; }
+  std::string barrier() const override { return "__syncthreads();"; }
   /// nvcc contracts `a * b + c` into an FMA unless told -fmad=false; its
   /// round-to-nearest multiplication intrinsics are never contracted, so
   /// the printed kernels round like the sequential build whatever the

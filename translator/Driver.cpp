@@ -114,6 +114,16 @@ struct Options {
       "original-schedule",
       cl::desc("Keep the original loop order instead of isl's scheduler"),
       cl::cat(category)};
+  cl::opt<bool> noRegisters{
+      "no-registers",
+      cl::desc("Keep every reference of a kernel in global memory (no "
+               "register accumulators across the kernel's loops)"),
+      cl::cat(category)};
+  cl::opt<bool> noShared{
+      "no-shared",
+      cl::desc("Read every reference of a kernel from global memory (no "
+               "shared-memory tiles)"),
+      cl::cat(category)};
   cl::opt<unsigned long> maxOperations{
       "schedule-max-operations",
       cl::desc("isl operations the scheduler may spend before falling back"),
@@ -442,6 +452,8 @@ bool checkOutputOptions(const Options &options, Settings &settings) {
 bool pipelineOptions(const Options &options,
                      polyhedral::PipelineOptions &pipeline) {
   pipeline.scheduling.useOriginal = options.originalSchedule;
+  pipeline.registers = !options.noRegisters;
+  pipeline.shared = !options.noShared;
   pipeline.scheduling.maxOperations = options.maxOperations;
   pipeline.dumpAfter = options.dumpAfter;
   pipeline.verbose = options.verbose;

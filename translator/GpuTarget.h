@@ -52,6 +52,11 @@ public:
   virtual std::string blockIndex(unsigned dim) const = 0;
   virtual std::string threadIndex(unsigned dim) const = 0;
   virtual std::string mathName(const std::string &name) const = 0;
+  /// `__shared__` or `__local`: an array of the block's shared memory.
+  virtual std::string sharedQualifier() const = 0;
+  /// The statement that waits for every thread of the block, their shared
+  /// memory writes visible to all.
+  virtual std::string barrier() const = 0;
   /// The function that multiplies two `type` values and is never
   /// contracted with an addition (`--fp-contract=off`), or "" for `*`.
   virtual std::string exactProduct(polyhedral::ElemType type) const {

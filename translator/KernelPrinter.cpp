@@ -10,6 +10,9 @@
 #include "Check.h"
 #include "CodePrinter.h"
 
+#include <cctype>
+#include <optional>
+
 namespace polycuda::translator {
 
 using namespace polyhedral;
@@ -48,6 +51,106 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
   return params;
 }
 
+namespace {
+
+/// Whether `name` is `prefix` followed by a number, and that number.
+std::optional<unsigned> numbered(const std::string &name,
+                                 const std::string &prefix) {
+  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size())
+    return std::nullopt;
+  for (size_t i = prefix.size(); i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i])))
+      return std::nullopt;
+  return std::stoul(name.substr(prefix.size()));
+}
+
+/// Prints a copy statement of memory promotion (`polycuda_load_N(e...)`:
+/// the accumulator's register from element e, `polycuda_store_N(e...)`:
+/// back), and returns whether `call` was one.
+bool printCopy(const Scop &scop, const Kernel &kernel,
+               const isl::ast_expr &call, const ArrayRefPrinter &arrayRef,
+               int indent, std::ostream &os) {
+  std::string name = callName(call);
+  std::optional<unsigned> load = numbered(name, "polycuda_load_");
+  std::optional<unsigned> store = numbered(name, "polycuda_store_");
+  if (!load && !store)
+    return false;
+  unsigned index = load ? *load : *store;
+  POLYCUDA_CHECK(index < kernel.accumulators.size())
+      << "unknown accumulator " << name;
+  const RegisterAccumulator &acc = kernel.accumulators[index];
+  std::vector<std::string> subscripts;
+  for (const isl::ast_expr &arg : callArgs(call))
+    subscripts.push_back(printExpr(arg));
+  std::string element = arrayRef(scop.arrays[acc.array], subscripts);
+  os << indentBy(indent)
+     << (load ? acc.variable + " = " + element
+              : element + " = " + acc.variable)
+     << ";\n";
+  return true;
+}
+
+/// Elements of a shared tile's array: its box, rows padded.
+long sharedElements(const SharedTile &tile) {
+  long elements = tile.sizes.back() + tile.padding;
+  for (size_t d = 0; d + 1 < tile.sizes.size(); ++d)
+    elements *= tile.sizes[d];
+  return elements;
+}
+
+/// The element of `tile`'s shared array that holds the array element at
+/// `subscripts` (C expressions): row-major in the box, rows padded.
+std::string sharedElement(const SharedTile &tile,
+                          const std::vector<std::string> &subscripts) {
+  std::string index;
+  for (size_t d = 0; d < subscripts.size(); ++d) {
+    std::string local = "((" + subscripts[d] + ") - " + tile.offset +
+                        std::to_string(d) + ")";
+    long pitch = tile.sizes[d] + (d + 1 == subscripts.size() ? tile.padding : 0);
+    index = d == 0 ? local
+                   : "(" + index + ") * " + std::to_string(pitch) + " + " +
+                         local;
+  }
+  return tile.variable + "[" + index + "]";
+}
+
+/// Prints a statement of shared memory's copies (`polycuda_offsets_N(o...)`:
+/// the first element of tile N's box, `polycuda_copy_N(e...)`: element e
+/// into tile N, `polycuda_sync_0/1()`: a barrier); returns whether `call`
+/// was one.
+bool printSharedCopy(const Scop &scop, const Kernel &kernel,
+                     const GpuTarget &target, const isl::ast_expr &call,
+                     const ArrayRefPrinter &arrayRef, int indent,
+                     std::ostream &os) {
+  std::string name = callName(call);
+  if (name == "polycuda_sync_0" || name == "polycuda_sync_1") {
+    os << indentBy(indent) << target.barrier() << "\n";
+    return true;
+  }
+  std::optional<unsigned> offsets = numbered(name, "polycuda_offsets_");
+  std::optional<unsigned> copy = numbered(name, "polycuda_copy_");
+  if (!offsets && !copy)
+    return false;
+  unsigned index = offsets ? *offsets : *copy;
+  POLYCUDA_CHECK(index < kernel.sharedTiles.size())
+      << "unknown shared tile " << name;
+  const SharedTile &tile = kernel.sharedTiles[index];
+  std::vector<std::string> subscripts;
+  for (const isl::ast_expr &arg : callArgs(call))
+    subscripts.push_back(printExpr(arg));
+  if (offsets) {
+    for (size_t d = 0; d < subscripts.size(); ++d)
+      os << indentBy(indent) << tile.offset << d << " = " << subscripts[d]
+         << ";\n";
+    return true;
+  }
+  os << indentBy(indent) << sharedElement(tile, subscripts) << " = "
+     << arrayRef(scop.arrays[tile.array], subscripts) << ";\n";
+  return true;
+}
+
+} // namespace
+
 std::string printKernel(const GpuProgram &program, const Kernel &kernel,
                         unsigned region, const GpuTarget &target) {
   const Scop &scop = *program.scop;
@@ -77,6 +180,23 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
   for (unsigned a : kernel.registers)
     os << "  " << spell(scop.arrays[a].type) << " " << scop.arrays[a].name
        << "; /* private to the thread */\n";
+  for (const SharedTile &tile : kernel.sharedTiles) {
+    const Array &array = scop.arrays[tile.array];
+    os << "  " << target.sharedQualifier() << " " << spell(array.type) << " "
+       << tile.variable << "[" << sharedElements(tile) << "]; /* "
+       << array.name
+       << (kernel.sharedLoop.empty() ? std::string(" of the block")
+                                     : " per tile of loop " + kernel.sharedLoop)
+       << ", rows padded by " << tile.padding << " */\n";
+    os << "  " << kIndexType << " ";
+    for (size_t d = 0; d < tile.sizes.size(); ++d)
+      os << (d ? ", " : "") << tile.offset << d;
+    os << ";\n";
+  }
+  for (const RegisterAccumulator &acc : kernel.accumulators)
+    os << "  " << spell(scop.arrays[acc.array].type) << " " << acc.variable
+       << "; /* " << scop.arrays[acc.array].name << " across loop "
+       << acc.loop << " */\n";
   ArrayRefPrinter arrayRef = [&](const Array &array,
                                  const std::vector<std::string> &subscripts) {
     for (unsigned a : kernel.registers)
@@ -87,12 +207,31 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
   auto mathName = [&](const std::string &name) {
     return target.mathName(name);
   };
+  ReferenceOverride promoted =
+      [&](const Statement &stmt, unsigned access,
+          const std::vector<std::string> &subscripts) -> std::string {
+    std::pair<unsigned, unsigned> ref(&stmt - scop.statements.data(), access);
+    for (const RegisterAccumulator &acc : kernel.accumulators)
+      for (const auto &reference : acc.references)
+        if (reference == ref)
+          return acc.variable;
+    for (const SharedTile &tile : kernel.sharedTiles)
+      for (const auto &reference : tile.references)
+        if (reference == ref)
+          return sharedElement(tile, subscripts);
+    return "";
+  };
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        printUserStatement(scop, call, arrayRef, mathName, indent, out,
-                           [&](polyhedral::ElemType type) {
-                             return target.exactProduct(type);
-                           });
+        if (printCopy(scop, kernel, call, arrayRef, indent, out) ||
+            printSharedCopy(scop, kernel, target, call, arrayRef, indent, out))
+          return;
+        printUserStatement(
+            scop, call, arrayRef, mathName, indent, out,
+            [&](polyhedral::ElemType type) {
+              return target.exactProduct(type);
+            },
+            promoted);
       },
       nullptr);
   printer.print(kernel.ast, 1, os);

@@ -46,6 +46,10 @@ public:
   std::string threadIndex(unsigned dim) const override {
     return "get_local_id(" + std::to_string(dim) + ")";
   }
+  std::string sharedQualifier() const override { return "__local"; }
+  std::string barrier() const override {
+    return "barrier(CLK_LOCAL_MEM_FENCE);";
+  }
   std::string mathName(const std::string &name) const override {
     // OpenCL's math built-ins are overloaded: sqrtf is spelled sqrt.
     static const char *floatVariants[] = {

@@ -13,6 +13,7 @@
 
 #include <llvm/Support/raw_ostream.h>
 
+#include <set>
 #include <sstream>
 
 namespace polycuda::translator {
@@ -162,11 +163,54 @@ std::string mayAccessReason(const polyhedral::Array &array,
   return text;
 }
 
+/// "8 x 32".
+std::string boxText(const std::vector<long> &sizes) {
+  std::string text;
+  for (long size : sizes)
+    text += (text.empty() ? "" : " x ") + std::to_string(size);
+  return text;
+}
+
+/// Why a promoted reference lives where it does ("" if not promoted).
+std::string promotionReason(const polyhedral::KernelFact &kernel,
+                            const polyhedral::ReferenceFact &ref) {
+  if (ref.accumulator) {
+    const polyhedral::RegisterAccumulator &acc =
+        kernel.accumulators[*ref.accumulator];
+    return "accumulator: the same element in every iteration of loop " +
+           acc.loop + ", accessed by this thread only and by no other "
+           "reference in the loop, so it is loaded into a register before "
+           "the loop and stored after it";
+  }
+  if (!ref.sharedTile)
+    return "";
+  const polyhedral::SharedTile &tile = kernel.sharedTiles[*ref.sharedTile];
+  std::string when = kernel.sharedLoop.empty()
+                         ? "once, before computing,"
+                         : "per tile of loop " + kernel.sharedLoop + " (" +
+                               std::to_string(kernel.sharedTileSize) +
+                               " iterations)";
+  return "read-only in the kernel and reused across the threads of a block: " +
+         when + " the block copies the elements it reads, coalesced, "
+         "into a shared " + boxText(tile.sizes) + " tile with rows padded by " +
+         std::to_string(tile.padding) + " (bank conflict degree " +
+         std::to_string(tile.conflicts) + " over its references, " +
+         std::to_string(tile.conflictsUnpadded) + " unpadded)";
+}
+
 std::string referenceReason(const Scop &scop, const Statement &stmt,
+                            const polyhedral::KernelFact &kernel,
                             const polyhedral::ReferenceFact &ref,
                             const std::string &xLoop) {
   const polyhedral::Access &access = stmt.accesses[ref.access];
   const polyhedral::Array &array = scop.arrays[access.array];
+  std::string promoted = promotionReason(kernel, ref);
+  if (!promoted.empty()) {
+    polyhedral::ReferenceFact global = ref;
+    global.inRegister = false;
+    return promoted + "; in global memory: " +
+           patternReason(array, global, xLoop);
+  }
   std::string reason = patternReason(array, ref, xLoop);
   if (!access.isAffine())
     return mayAccessReason(array, access) + "; " + reason;
@@ -538,7 +582,65 @@ private:
         {"references", std::move(references)},
         {"global_bytes", std::move(bytes)},
         {"global_bytes_expression", kernel.globalBytesExpr},
-        {"global_bytes_exact", kernel.bytesExact}};
+        {"global_bytes_exact", kernel.bytesExact},
+        {"shared", sharedJson(scop, kernel)},
+        {"accumulators", accumulatorsJson(scop, kernel)}};
+  }
+  /// The kernel's shared tiles: the tiled loop, the tiles, or why none.
+  static json::Object sharedJson(const Scop &scop,
+                                 const polyhedral::KernelFact &kernel) {
+    json::Array tiles;
+    for (const polyhedral::SharedTile &tile : kernel.sharedTiles) {
+      json::Array box;
+      for (long size : tile.sizes)
+        box.push_back((int64_t)size);
+      tiles.push_back(json::Object{
+          {"array", scop.arrays[tile.array].name},
+          {"box", std::move(box)},
+          {"padding", (int64_t)tile.padding},
+          {"bank_conflicts", (int64_t)tile.conflicts},
+          {"bank_conflicts_unpadded", (int64_t)tile.conflictsUnpadded},
+          {"references", (int64_t)tile.references.size()}});
+    }
+    json::Value loop = nullptr, size = nullptr;
+    if (!kernel.sharedLoop.empty()) {
+      loop = kernel.sharedLoop;
+      size = (int64_t)kernel.sharedTileSize;
+    }
+    std::string reason =
+        kernel.sharedTiles.empty() ? kernel.sharedReason
+        : kernel.sharedLoop.empty()
+            ? "no loop inside the kernel: each block copies the elements it "
+              "reads of the arrays its threads reuse once, then computes"
+            : "the loop runs above the threads in tiles of " +
+                  std::to_string(kernel.sharedTileSize) +
+                  " iterations; its tiles of the arrays the block reuses are "
+                  "read from shared memory";
+    return json::Object{
+        {"loop", std::move(loop)},
+        {"tile_size", std::move(size)},
+        {"tiles", std::move(tiles)},
+        {"reason", reason}};
+  }
+  /// The kernel's register accumulators.
+  static json::Array accumulatorsJson(const Scop &scop,
+                                      const polyhedral::KernelFact &kernel) {
+    json::Array result;
+    for (const polyhedral::RegisterAccumulator &acc : kernel.accumulators) {
+      json::Array refs;
+      std::set<std::string> seen; // C[i][j] read and written: once
+      for (const auto &[s, a] : acc.references) {
+        std::string text = polyhedral::accessText(
+            scop, scop.statements[s], scop.statements[s].accesses[a]);
+        if (seen.insert(scop.statements[s].name + " " + text).second)
+          refs.push_back(scop.statements[s].name + ": " + text);
+      }
+      result.push_back(json::Object{{"array", scop.arrays[acc.array].name},
+                                    {"loop", acc.loop},
+                                    {"variable", acc.variable},
+                                    {"references", std::move(refs)}});
+    }
+    return result;
   }
   /// Column order: the grid (x, y[, z]) from the blocks per hardware
   /// dimension of the linear grid `linear`: Wb * rows, the columns[, z].
@@ -604,12 +706,16 @@ private:
           {"reference", polyhedral::accessText(scop, stmt, access)},
           {"array", scop.arrays[access.array].name},
           {"kind", ref.isRead ? "read" : "write"},
-          {"memory", ref.inRegister ? "register" : "global"},
-          {"pattern", ref.inRegister ? "private" : patternName(ref.pattern)},
+          {"memory", ref.inRegister  ? "register"
+                     : ref.sharedTile ? "shared"
+                                      : "global"},
+          {"pattern", ref.inRegister && !ref.accumulator
+                          ? "private"
+                          : patternName(ref.pattern)},
           {"stride", std::move(stride)},
           {"reused_along", std::move(reused)},
           {"may_access", !access.isAffine()},
-          {"reason", referenceReason(scop, stmt, ref, xLoop)}});
+          {"reason", referenceReason(scop, stmt, kernel, ref, xLoop)}});
     }
     return references;
   }
@@ -808,7 +914,9 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
     return;
   }
   os << "  grid (" << list(k.getArray("grid")) << "), block ("
-     << list(k.getArray("block")) << "), thread order "
+     << list(k.getArray("block")) << ") = the tile of the mapped loops "
+     << "(--sizes, else the default for " << mapped.size()
+     << "), thread order "
      << str(k.get("thread_order"));
   const json::Object &order = *k.getObject("thread_order_detail");
   if (llvm::Optional<int64_t> w = order.getInteger("width"))
@@ -855,11 +963,35 @@ void printKernel(const json::Object &k, const json::Array &deps,
     if (str(r.get("memory")) == "global")
       os << ", " << str(r.get("pattern"));
     os << " - " << str(r.get("reason"));
-    if (!r.getArray("reused_along")->empty())
+    if (!r.getArray("reused_along")->empty() &&
+        str(r.get("memory")) == "global")
       os << "; the same element is used by threads along "
          << list(r.getArray("reused_along"))
          << " (not staged in shared memory)";
     os << "\n";
+  }
+  const json::Object &shared = *k.getObject("shared");
+  os << "  shared memory: ";
+  if (shared.getArray("tiles")->empty())
+    os << "none (" << str(shared.get("reason")) << ")\n";
+  else if (const json::Value *loop = shared.get("loop");
+           loop && loop->kind() != json::Value::Null)
+    os << "loop " << str(loop) << " in tiles of "
+       << str(shared.get("tile_size")) << "\n";
+  else
+    os << "copied once per block\n";
+  for (const json::Value &tv : *shared.getArray("tiles")) {
+    const json::Object &t = *tv.getAsObject();
+    os << "    " << str(t.get("array")) << ": " << list(t.getArray("box"), " x ")
+       << " elements, rows padded by " << str(t.get("padding"))
+       << " (bank conflict degree " << str(t.get("bank_conflicts"))
+       << ", unpadded " << str(t.get("bank_conflicts_unpadded")) << ")\n";
+  }
+  for (const json::Value &av : *k.getArray("accumulators")) {
+    const json::Object &a = *av.getAsObject();
+    os << "  register " << str(a.get("variable")) << ": "
+       << list(a.getArray("references")) << " across loop "
+       << str(a.get("loop")) << "\n";
   }
   os << "  global memory traffic "
      << (*k.getBoolean("global_bytes_exact") ? "" : "(upper bound) ")

@@ -287,7 +287,10 @@ TEST_F(AstGenerationTest, MappedMembersLeaveNoLoopInTheKernel) {
 
 TEST_F(AstGenerationTest, UnmappedMemberStaysALoopInTheKernel) {
   auto scop = gemmScop(ctx());
-  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  // The mapping alone: no shared tiles, no registers (MemoryPromotionTest).
+  PipelineOptions options;
+  options.shared = options.registers = false;
+  GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size());
   const isl::ast_node &ast = program.kernels[0].ast;
   // i and j are mapped, k is the only loop left: for (k2 = 0; k2 < nk; ...).

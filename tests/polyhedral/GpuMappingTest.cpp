@@ -103,7 +103,10 @@ std::vector<isl_schedule_node_type> spine(isl::schedule_node node) {
 
 TEST_F(GpuMappingTest, GemmKernelIsATiledSubtreeUnderItsMark) {
   auto scop = gemmScop(ctx());
-  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  // The mapping alone: no shared tiles, no registers (MemoryPromotionTest).
+  PipelineOptions options;
+  options.shared = options.registers = false;
+  GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
   isl::schedule_node mark = program.schedule.get_root().child(0);
   ASSERT_EQ(isl_schedule_node_mark, isl_schedule_node_get_type(mark.get()));

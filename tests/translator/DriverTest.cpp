@@ -44,18 +44,18 @@ protected:
     ASSERT_EQ(1u, input.regions.size());
   }
 
-  std::vector<GpuProgram> mapAll() {
+  std::vector<GpuProgram> mapAll(const PipelineOptions &options = {}) {
     std::vector<GpuProgram> programs;
     programs.reserve(input.regions.size());
     for (const translator::ScopRegion &region : input.regions)
-      programs.push_back(
-          polyhedral::runGpuPipeline(*region.scop, PipelineOptions()));
+      programs.push_back(polyhedral::runGpuPipeline(*region.scop, options));
     EXPECT_EQ(1u, programs[0].kernels.size());
     return programs;
   }
 
-  std::string printGpu(const translator::GpuTarget &target) {
-    return translator::printGpuFile(input, mapAll(), target);
+  std::string printGpu(const translator::GpuTarget &target,
+                       const PipelineOptions &options = {}) {
+    return translator::printGpuFile(input, mapAll(options), target);
   }
 
   translator::CudaFiles printCuda() {
@@ -140,13 +140,21 @@ void clamp(int n, double A[64][64], double B[64][64]) {
 #pragma endscop
 }
 )");
+  // In global memory (A is read through a shared tile by default).
+  PipelineOptions global;
+  global.shared = false;
   for (bool cuda : {true, false}) {
     std::string out = printGpu(cuda ? *translator::makeCudaTarget()
-                                    : *translator::makeOpenCLTarget());
+                                    : *translator::makeOpenCLTarget(),
+                               global);
     EXPECT_CONTAINS(out, "* (64) + (0 > ");
     EXPECT_CONTAINS(out, "* (64) + ((");
     EXPECT_EQ(std::string::npos, out.find("* (64) + 0 >")) << out;
   }
+  // In the shared tile: the subscript bracketed before the offset.
+  std::string out = printGpu(*translator::makeCudaTarget());
+  EXPECT_CONTAINS(out, "polycuda_A_shared[");
+  EXPECT_CONTAINS(out, " + ((0 > ");
 }
 
 // Iterators, block and thread indices, parameters and the helpers are

@@ -132,17 +132,33 @@ TEST_F(ExplainTest, GemmParallelLoopsMappingAndReferences) {
   EXPECT_EQ("i", mappedLoop(kernel, "y", "S1"));
   EXPECT_EQ("[32,8]", str(kernel.get("block")));
 
+  // A and B through shared tiles per 32 iterations of k (the pattern is
+  // that of their global accesses), C[i][j] in a register across k.
   const json::Object *b = reference(s, "B[k][j]");
   ASSERT_NE(nullptr, b);
-  EXPECT_EQ("global", str(b->get("memory")));
+  EXPECT_EQ("shared", str(b->get("memory")));
   EXPECT_EQ("coalesced", str(b->get("pattern")));
   EXPECT_EQ("[\"y\"]", str(b->get("reused_along")));
   const json::Object *a = reference(s, "A[i][k]");
   ASSERT_NE(nullptr, a);
+  EXPECT_EQ("shared", str(a->get("memory")));
   EXPECT_EQ("broadcast", str(a->get("pattern")));
   const json::Object *c = reference(s, "C[i][j]", "write");
   ASSERT_NE(nullptr, c);
+  EXPECT_EQ("register", str(c->get("memory")));
   EXPECT_EQ("coalesced", str(c->get("pattern")));
+  const json::Object &shared = *kernel.getObject("shared");
+  EXPECT_EQ("k", str(shared.get("loop")));
+  EXPECT_EQ("32", str(shared.get("tile_size")));
+  ASSERT_EQ(2u, shared.getArray("tiles")->size());
+  const json::Object &aTile = *(*shared.getArray("tiles"))[0].getAsObject();
+  EXPECT_EQ("A", str(aTile.get("array")));
+  EXPECT_EQ("[8,32]", str(aTile.get("box")));
+  EXPECT_EQ("0", str(aTile.get("padding")));
+  const json::Array &accumulators = *kernel.getArray("accumulators");
+  ASSERT_EQ(1u, accumulators.size());
+  EXPECT_EQ("C", str(accumulators[0].getAsObject()->get("array")));
+  EXPECT_EQ("k", str(accumulators[0].getAsObject()->get("loop")));
 
   // The traffic estimate is exact for the rectangular gemm domain.
   EXPECT_TRUE(*kernel.getBoolean("global_bytes_exact"));

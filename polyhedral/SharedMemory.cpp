@@ -1,0 +1,429 @@
+//===- SharedMemory.cpp - Shared-memory tiles of kernels ------------------===//
+//
+// Stage 4 (see SharedMemory.h). A kernel whose band has a member after the
+// mapped ones (gemm: [i, j, k]) gets that member tiled by T, the tile loop
+// kk above the threads, so that every thread of a block runs the same tile
+// loop and reaches every barrier:
+//
+//   filter (block)                  kept as a filter node
+//     band [tiles]                  one value per block
+//       band [floor(k / T)]         kk: the block's tile loop
+//         sequence
+//           polycuda_offsets_N      first element of array N's box
+//           polycuda_copy_N         this thread's share of the box
+//           polycuda_sync_0         barrier
+//           mark shared, mark thread, filter (thread), band [i, j, k], ...
+//           polycuda_sync_1         barrier
+//
+// Copies and barriers are extension statements (grafted, as PPCG does).
+// The barriers' instances are the block's tiles, the same for every
+// thread: only the copies and the computation are guarded by conditions on
+// the thread. Hoisting kk above the mapped members is legal: they are
+// coincident (no dependence between two threads), and for one thread the
+// order (floor(k / T), k, ...) is the order (k, ...).
+//
+//===----------------------------------------------------------------------===//
+#include "SharedMemory.h"
+
+#include "IslExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace polycuda::polyhedral {
+
+unsigned conflictDegree(long stride, unsigned elementBytes) {
+  std::map<long, std::set<long>> words; // bank -> distinct words
+  for (long k = 0; k < static_cast<long>(kBanks); ++k) {
+    long first = k * stride * static_cast<long>(elementBytes);
+    for (long byte = first; byte < first + static_cast<long>(elementBytes);
+         byte += 4) {
+      long word = byte >= 0 ? byte / 4 : -((-byte + 3) / 4);
+      long bank = ((word % kBanks) + kBanks) % kBanks;
+      words[bank].insert(word);
+    }
+  }
+  size_t degree = 1;
+  for (const auto &[bank, set] : words)
+    degree = std::max(degree, set.size());
+  return degree;
+}
+
+unsigned choosePadding(const std::vector<long> &sizes, unsigned elementBytes,
+                       const std::vector<ThreadStep> &steps,
+                       std::vector<unsigned> *totals) {
+  unsigned best = 0, bestTotal = ~0u;
+  for (unsigned p = 0; p <= kBanks; ++p) {
+    unsigned total = 0;
+    for (const ThreadStep &step : steps) {
+      if (!step)
+        continue; // no single pattern: no padding helps or hurts it
+      long stride = 0, pitch = 1;
+      for (size_t d = sizes.size(); d-- > 0;) {
+        stride += (*step)[d] * pitch;
+        pitch *= sizes[d] + (d + 1 == sizes.size() ? p : 0);
+      }
+      total += conflictDegree(stride, elementBytes);
+    }
+    if (totals)
+      totals->push_back(total);
+    if (total < bestTotal) {
+      best = p;
+      bestTotal = total;
+    }
+  }
+  return best;
+}
+
+isl::schedule_node findKernelMark(const isl::schedule_node &node,
+                                  const Kernel &kernel) {
+  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kernel.name)
+    return node;
+  for (int i = 0, n = node.n_children(); i < n; ++i) {
+    isl::schedule_node found = findKernelMark(node.child(i), kernel);
+    if (!found.is_null())
+      return found;
+  }
+  return isl::schedule_node();
+}
+
+namespace {
+
+/// A tree node the copy below cannot reproduce (extension, guard, ...).
+struct Unsupported {};
+
+/// Copies the subtree at `src` to the leaf `dst`, filters kept as filter
+/// nodes; returns the node at `dst`'s position.
+isl::schedule_node copyInto(const isl::schedule_node &src,
+                            isl::schedule_node dst) {
+  if (src.isa<isl::schedule_node_leaf>())
+    return dst;
+  if (src.isa<isl::schedule_node_band>()) {
+    dst = dst.insert_partial_schedule(
+        src.as<isl::schedule_node_band>().get_partial_schedule());
+    dst = copyBandFlags(src, dst);
+  } else if (src.isa<isl::schedule_node_filter>()) {
+    dst = dst.insert_filter(src.as<isl::schedule_node_filter>().get_filter());
+  } else if (src.isa<isl::schedule_node_mark>()) {
+    dst = dst.insert_mark(markId(src));
+  } else if (src.isa<isl::schedule_node_sequence>() ||
+             src.isa<isl::schedule_node_set>()) {
+    int n = src.n_children();
+    isl::union_set_list filters(src.ctx(), n);
+    for (int i = 0; i < n; ++i)
+      filters = filters.add(
+          src.child(i).as<isl::schedule_node_filter>().get_filter());
+    dst = src.isa<isl::schedule_node_sequence>() ? dst.insert_sequence(filters)
+                                                 : dst.insert_set(filters);
+    for (int i = 0; i < n; ++i)
+      dst = copyInto(src.child(i).child(0), dst.child(i).child(0))
+                .parent()
+                .parent();
+    return dst;
+  } else {
+    throw Unsupported();
+  }
+  return copyInto(src.child(0), dst.child(0)).parent();
+}
+
+/// The mapped member along threadIdx.x (y: `hardware` 1).
+unsigned memberOnHardware(const Kernel &kernel, unsigned hardware) {
+  for (unsigned d = 0; d < kernel.numMapped; ++d)
+    if (kernel.hardwareDim[d] == hardware)
+      return d;
+  return kernel.numMapped;
+}
+
+/// Promotes the arrays of one kernel; see promoteToShared.
+class SharedPromoter {
+public:
+  SharedPromoter(const GpuProgram &program, Kernel &kernel, unsigned tileSize)
+      : program(program), scop(*program.scop), kernel(kernel),
+        tileSize(tileSize) {}
+
+  void run(const isl::schedule_node &mark) {
+    // mark -> filter (block) -> band (tiles) -> mark shared -> mark thread
+    // -> filter (thread) -> band (point); see GpuProgram.h.
+    isl::schedule_node point = mark;
+    for (int i = 0; i < 6; ++i)
+      point = point.child(0);
+    if (kernel.numMapped > 2 || !point.isa<isl::schedule_node_band>()) {
+      kernel.sharedReason = "more than two mapped loops";
+      return;
+    }
+    // A member after the mapped ones is a loop each thread runs: tiled, its
+    // tile loop above the threads. Without one, the block copies its
+    // footprint once (a stencil's neighbourhood).
+    isl::schedule_node_band band = point.as<isl::schedule_node_band>();
+    bool tiled = band.n_member() > kernel.numMapped;
+    std::vector<unsigned> arrays = candidateArrays();
+    if (arrays.empty())
+      return;
+    isl::schedule tree = isl::schedule::from_domain(kernel.domain);
+    isl::schedule_node node;
+    try {
+      node = copyInto(mark.child(0), tree.get_root().child(0));
+    } catch (const Unsupported &) {
+      kernel.sharedReason = "unsupported node in the kernel's tree";
+      return;
+    }
+    // node: filter (block) -> band (tiles) -> mark shared. Without a tile
+    // loop, the copies go above the block's filter, so that no condition
+    // on the block guards the barrier either (the OpenCL of PoCL fails on
+    // a barrier in a condition outside loops).
+    isl::union_set instances = domainOf(node.child(0));
+    if (tiled) {
+      node = node.child(0).child(0);
+      isl::union_pw_aff member =
+          band.get_partial_schedule().at(kernel.numMapped);
+      kernel.sharedLoop = loopName(member);
+      isl::union_pw_aff tile =
+          floorDiv(member.intersect_domain(kernel.instances), tileSize);
+      node = node.insert_partial_schedule(isl::multi_union_pw_aff(tile));
+      node = node.child(0); // the shared mark, below the tile loop
+    }
+    if (!promoteAt(node, instances, arrays, tiled))
+      kernel.sharedLoop.clear();
+  }
+
+private:
+  const GpuProgram &program;
+  const Scop &scop;
+  Kernel &kernel;
+  unsigned tileSize;
+
+  /// Arrays the kernel only reads, through affine subscripts, that its
+  /// threads reuse: one reference reads an element for neighbouring
+  /// threads (broadcast), or several references read the array (a
+  /// stencil's neighbourhood).
+  std::vector<unsigned> candidateArrays() {
+    std::vector<unsigned> result;
+    for (unsigned a : kernel.arrays) {
+      bool readOnly = true, affine = true, broadcast = false;
+      unsigned references = 0;
+      for (const ReferenceAccess &ref : kernel.accesses) {
+        const Access &access =
+            scop.statements[ref.statement].accesses[ref.access];
+        if (access.array != a)
+          continue;
+        ++references;
+        readOnly &= access.kind == Access::Kind::Read;
+        affine &= access.isAffine();
+        for (const MemberAccess &m : ref.members)
+          broadcast |= m.pattern == AccessPattern::Broadcast;
+      }
+      if (references > 0 && readOnly && affine && scop.arrays[a].rank() > 0 &&
+          (broadcast || references > 1))
+        result.push_back(a);
+    }
+    if (result.empty())
+      kernel.sharedReason = "no array that the kernel only reads is reused "
+                            "across the threads of a block";
+    return result;
+  }
+
+  /// The source loop of `member`: in a statement whose instances it does
+  /// not all give one value, the first iterator that two instances with
+  /// the same value share.
+  std::string loopName(const isl::union_pw_aff &member) {
+    isl::union_map values = isl::union_map::from(
+        isl::multi_union_pw_aff(member)).intersect_domain(kernel.instances);
+    for (const isl::map &piece : mapsOf(values)) {
+      const Statement *stmt = scop.findStatement(domainTupleName(piece));
+      if (!stmt || piece.range().is_singleton())
+        continue;
+      isl::set deltas = piece.apply_range(piece.reverse()).deltas();
+      for (unsigned d = 0; d < stmt->sourceIterators.size(); ++d)
+        if (fixedValue(deltas, d))
+          return stmt->sourceIterators[d];
+    }
+    return "";
+  }
+
+  /// Steps of `a`'s references along threadIdx.x, and of the copy
+  /// (consecutive threads, consecutive elements of the last dimension).
+  std::vector<ThreadStep> threadSteps(unsigned a, SharedTile &shared) {
+    unsigned x = memberOnHardware(kernel, 0);
+    std::vector<ThreadStep> steps;
+    for (const ReferenceAccess &ref : kernel.accesses) {
+      const Statement &stmt = scop.statements[ref.statement];
+      const Access &access = stmt.accesses[ref.access];
+      if (access.array != a)
+        continue;
+      shared.references.push_back({ref.statement, ref.access});
+      isl::map local = pieceOf(kernel.localSchedule, stmt.name);
+      isl::map host = pieceOf(kernel.hostSchedule, stmt.name);
+      isl::set deltas = neighbourDeltas(stmt, access, local, host, x);
+      std::vector<long> step;
+      for (unsigned d = 0; d < scop.arrays[a].rank() && !deltas.is_empty();
+           ++d)
+        if (std::optional<long> v = fixedValue(deltas, d))
+          step.push_back(*v);
+      steps.push_back(step.size() == scop.arrays[a].rank() ? ThreadStep(step)
+                                                           : std::nullopt);
+    }
+    std::vector<long> copy(scop.arrays[a].rank(), 0);
+    copy.back() = 1;
+    steps.push_back(copy);
+    return steps;
+  }
+
+  /// This thread's share of a box of `rank` dimensions named `name`: the
+  /// last dimension strided over threadIdx.x, the one before over
+  /// threadIdx.y (when the block has a y dimension).
+  isl::set threadShare(const std::string &name, unsigned rank) {
+    std::string dims, constraints = "0 = 0", params;
+    for (unsigned d = 0; d < rank; ++d)
+      dims += (d ? ", " : "") + std::string("e") + std::to_string(d);
+    for (unsigned hw = 0; hw < kernel.numMapped; ++hw) {
+      unsigned d = memberOnHardware(kernel, hw);
+      std::string t = program.names.threadId + std::to_string(d);
+      params += (params.empty() ? "" : ", ") + t;
+      if (hw < rank)
+        constraints += " and (e" + std::to_string(rank - 1 - hw) + " - " + t +
+                       ") mod " + std::to_string(kernel.blockSize[d]) + " = 0";
+      else
+        constraints += " and " + t + " = 0";
+    }
+    return isl::set(scop.ctx, "[" + params + "] -> { " + name + "[" + dims +
+                                  "] : " + constraints + " }");
+  }
+
+  /// Chooses the arrays' boxes and grafts the copies and barriers around
+  /// `node` (the shared mark below the tile loop if `tiled`, else the
+  /// block's filter), for the block's `instances`. False if no array fits.
+  bool promoteAt(isl::schedule_node node, const isl::union_set &instances,
+                 const std::vector<unsigned> &arrays, bool tiled) {
+    isl::union_map prefix =
+        node.get_prefix_schedule_union_map().intersect_domain(instances);
+    isl::set tiles = prefix.range().as_set();
+    std::vector<isl::map> offsets, copies;
+    unsigned bytes = 0;
+    for (unsigned a : arrays) {
+      isl::union_map accesses = isl::union_map::empty(scop.ctx);
+      for (const std::string &name : kernel.statements)
+        for (const Access &access : scop.findStatement(name)->accesses)
+          if (access.array == a)
+            accesses = accesses.unite(isl::union_map(access.relation));
+      isl::map footprint = prefix.reverse()
+                               .apply_range(
+                                   accesses.intersect_domain(instances))
+                               .as_map();
+      isl::fixed_box box = footprint.range_simple_fixed_box_hull();
+      if (!box.is_valid())
+        continue;
+      SharedTile shared;
+      shared.array = a;
+      isl::multi_val size = box.size();
+      for (unsigned d = 0; d < size.size(); ++d)
+        shared.sizes.push_back(size.at(d).num_si());
+      unsigned eb = elementBytes(scop.arrays[a].type);
+      std::vector<ThreadStep> steps = threadSteps(a, shared);
+      std::vector<unsigned> totals;
+      shared.padding = choosePadding(shared.sizes, eb, steps, &totals);
+      shared.conflicts = totals[shared.padding];
+      shared.conflictsUnpadded = totals[0];
+      long elements = shared.sizes.back() + shared.padding;
+      for (size_t d = 0; d + 1 < shared.sizes.size(); ++d)
+        elements *= shared.sizes[d];
+      if (bytes + elements * eb > kSharedBytes)
+        continue;
+      bytes += elements * eb;
+      unsigned index = kernel.sharedTiles.size();
+      const std::string &name = scop.arrays[a].name;
+      shared.variable = "polycuda_" + name + "_shared";
+      shared.offset = "polycuda_" + name + "_off";
+      std::string tuple = rangeTupleName(footprint);
+      offsets.push_back(withRangeName(
+          box.offset().as_map().intersect_domain(tiles),
+          "polycuda_offsets_" + std::to_string(index)));
+      isl::set accessed =
+          accesses.intersect_domain(kernel.domain).range().as_set();
+      copies.push_back(withRangeName(
+          boxCopy(box, shared.sizes, tuple, accessed)
+              .intersect_domain(tiles) // where the offsets are set
+              .intersect_range(threadShare(tuple, scop.arrays[a].rank())),
+          "polycuda_copy_" + std::to_string(index)));
+      kernel.sharedTiles.push_back(shared);
+    }
+    if (kernel.sharedTiles.empty()) {
+      kernel.sharedReason = "no footprint has a box of fixed size that fits "
+                            "in shared memory";
+      return false;
+    }
+    kernel.sharedTileSize = tiled ? tileSize : 0;
+    for (const isl::map &map : offsets)
+      node = node.graft_before(isl::schedule_node::from_extension(map));
+    for (const isl::map &map : copies)
+      node = node.graft_before(isl::schedule_node::from_extension(map));
+    // Once per block: every thread of every block reaches the barrier.
+    node = node.graft_before(barrier(
+        tiled ? tiles : isl::set::universe(tiles.get_space()),
+        "polycuda_sync_0"));
+    // The next tile's copies must wait until every thread is done.
+    if (tiled)
+      node = node.graft_after(barrier(tiles, "polycuda_sync_1"));
+    kernel.deviceTree = node.get_schedule();
+    return true;
+  }
+
+  /// The elements a block copies per tile: the box of its footprint (the
+  /// box's `offset` and `sizes`), within the bounding box of the elements
+  /// the kernel `accessed` (allocated on the device: no copy reads past the
+  /// array). A box, not the footprint itself: a stencil's footprint is a
+  /// cross whose exact copy needs loops with many pieces; the elements of
+  /// the box outside it are copied but never read.
+  isl::map boxCopy(const isl::fixed_box &box, const std::vector<long> &sizes,
+                   const std::string &tuple, const isl::set &accessed) {
+    std::string from, to, constraints = "0 = 0";
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      std::string o = "o" + std::to_string(d), e = "e" + std::to_string(d);
+      from += (d ? ", " : "") + o;
+      to += (d ? ", " : "") + e;
+      constraints += " and " + o + " <= " + e + " <= " + o + " + " +
+                     std::to_string(sizes[d] - 1);
+    }
+    isl::map within(scop.ctx, "{ " + tuple + "[" + from + "] -> " + tuple +
+                                  "[" + to + "] : " + constraints + " }");
+    isl::set bounds = isl::set::universe(accessed.get_space());
+    for (unsigned d = 0; d < sizes.size(); ++d) {
+      isl::pw_aff e = variableOn(accessed.get_space(), d);
+      bounds = bounds
+                   .intersect(e.ge_set(liftToSpace(dimMin(accessed, d),
+                                                   accessed.get_space())))
+                   .intersect(e.le_set(liftToSpace(dimMax(accessed, d),
+                                                   accessed.get_space())));
+    }
+    return box.offset().as_map().apply_range(within).intersect_range(bounds);
+  }
+
+  /// A graft of one barrier `name` per tile of `tiles`.
+  isl::schedule_node barrier(const isl::set &tiles, const std::string &name) {
+    isl::set sync =
+        isl::set::universe(namedSetSpace(scop.ctx, name, 0));
+    return isl::schedule_node::from_extension(
+        isl::union_map(mapFromDomainAndRange(tiles, sync)));
+  }
+};
+
+} // namespace
+
+void promoteToShared(GpuProgram &program, unsigned tileSize) {
+  isl::schedule_node root = program.schedule.get_root();
+  if (root.n_children() == 0)
+    return;
+  for (Kernel &kernel : program.kernels) {
+    if (kernel.numMapped == 0) {
+      kernel.sharedReason = "the kernel runs on one thread";
+      continue;
+    }
+    isl::schedule_node mark = findKernelMark(root.child(0), kernel);
+    if (mark.is_null())
+      continue;
+    SharedPromoter(program, kernel, tileSize).run(mark);
+  }
+}
+
+} // namespace polycuda::polyhedral

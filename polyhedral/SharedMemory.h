@@ -1,0 +1,58 @@
+//===- SharedMemory.h - Shared-memory tiles of kernels ---------*- C++ -*-===//
+//
+// Stage 4, before register accumulators: GpuProgram -> GpuProgram with
+// arrays that the threads of a block reuse read through shared memory.
+// Input: the kernels, their mapping and access patterns. Output: per kernel
+// `sharedLoop`, `sharedTileSize`, `sharedTiles`, `sharedReason`, and the
+// kernel's rewritten tree (`deviceTree`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_POLYHEDRAL_SHAREDMEMORY_H
+#define POLYCUDA_POLYHEDRAL_SHAREDMEMORY_H
+
+#include "GpuProgram.h"
+
+#include <optional>
+#include <vector>
+
+namespace polycuda::polyhedral {
+
+/// Shared memory as Baskaran et al. (ICS 2008) model it: 32 banks of
+/// 4-byte words, a warp of 32 threads along threadIdx.x.
+inline constexpr unsigned kBanks = 32;
+/// Static shared memory per block.
+inline constexpr unsigned kSharedBytes = 48 * 1024;
+
+/// The bank conflict degree of a warp whose thread k accesses the element
+/// at `k * stride` (elements of `elementBytes` bytes): the most distinct
+/// words that one bank must serve (1: no conflict; the same word for
+/// several threads is a broadcast).
+unsigned conflictDegree(long stride, unsigned elementBytes);
+
+/// How far apart (per array dimension, in elements) two neighbouring
+/// threads along threadIdx.x access an array; none when not constant.
+using ThreadStep = std::optional<std::vector<long>>;
+
+/// The padding p in 0..kBanks (elements added to each row of a shared
+/// array of `sizes`) that minimises the sum over `steps` of the conflict
+/// degree (Baskaran et al., Algorithm 2); the smallest such p. `totals`,
+/// if given, receives the sum for each p.
+unsigned choosePadding(const std::vector<long> &sizes, unsigned elementBytes,
+                       const std::vector<ThreadStep> &steps,
+                       std::vector<unsigned> *totals = nullptr);
+
+/// The mark of `kernel` in the tree below `node`, or null.
+isl::schedule_node findKernelMark(const isl::schedule_node &node,
+                                  const Kernel &kernel);
+
+/// For each kernel with one or two mapped members: arrays the kernel only
+/// reads, with reuse across the threads of a block, are copied into shared
+/// arrays, per tile of the member after the mapped ones if the band has one
+/// (a loop each thread runs, gemm's k: tiled by `tileSize`, its tile loop
+/// above the threads), else once per block (a stencil's neighbourhood) (copy statements `polycuda_offsets_N`,
+/// `polycuda_copy_N`, barriers `polycuda_sync_0` and `polycuda_sync_1`).
+void promoteToShared(GpuProgram &program, unsigned tileSize = 32);
+
+} // namespace polycuda::polyhedral
+
+#endif
