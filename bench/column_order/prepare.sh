@@ -43,6 +43,11 @@ for p in $programs; do
       "$polycuda" --target=cuda -DN="$n" --sizes="all=$sizes" \
         --thread-order="$order" --report=json --report-file="$report" \
         "$carry/$prog.c" -o "$carry/generated/$id.cu"
+      # The host file keeps the input's preprocessor text and is compiled
+      # without -DN: the size goes at its top (else its arrays are the
+      # default size while the launcher copies N x N: out of bounds).
+      host=$carry/generated/$id.host.c
+      { echo "#define N $n"; cat "$host"; } > "$host.tmp" && mv "$host.tmp" "$host"
       # The order of the scop's main kernel (the one with a loop inside:
       # the one whose thread order matters), from the report.
       python3 - "$report" "$id" "$prog" "$n" "$threads" "${sizes/,/x}" \
