@@ -8,7 +8,10 @@
 #   - LeakSanitizer reports from third-party libraries are suppressed in
 #     tests/sanitizers/lsan.supp, polycuda's own code never is.
 # To fit CI's budget the random tests run 40 (C) and 10 (OpenCL) seeds, the
-# `cuda` tests (nvcc on the output, nothing of polycuda's) are skipped, and
+# `cuda` tests (nvcc on the output, nothing of polycuda's) are skipped, as
+# are the `thread-order` tests (every input again in three column orders:
+# the column order's code runs under the sanitizers in its unit, driver and
+# robustness tests), and
 # the tree is built with -O1 -g1 (line tables only): the build is most of
 # this script's time (the front end's Clang-heavy files compile about a
 # third faster than at -O2 -g). Extra arguments go to ctest.
@@ -27,4 +30,4 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
 export LSAN_OPTIONS=suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0
 cd "$tree"
-ctest --output-on-failure -j "$(nproc)" -LE cuda "$@"
+ctest --output-on-failure -j "$(nproc)" -LE "cuda|thread-order" "$@"
