@@ -26,6 +26,12 @@ namespace polycuda::polyhedral {
 
 namespace {
 
+/// A mark callback that keeps the AST isl generated below every mark.
+isl::ast_node keepMark(const isl::id &, const isl::ast_node &,
+                       const isl::ast_build &) {
+  return isl::ast_node();
+}
+
 /// Grid extent of mapped member `d` of `kernel` at the current host point:
 /// floor(max s / T) - floor(min s / T) + 1, over the build's schedule space.
 isl::pw_aff gridExtent(const Kernel &kernel, unsigned d,
@@ -283,13 +289,12 @@ isl::ast_node buildPlainKernelAst(const isl::set &context,
                                   const isl::schedule &tree,
                                   const std::string &prefix, unsigned tiles,
                                   const KernelCheck &check) {
-  auto none = [](const isl::id &, const isl::ast_node &,
-                 const isl::ast_build &) { return isl::ast_node(); };
   auto build = [&](AstLoopMode mode) {
     try {
       // The tile loops take one value each (the block's), so isl generates
       // no loop for them; the kernel's loops are numbered from below them.
-      return buildAstFromSchedule(context, tree, prefix, none, tiles, mode);
+      return buildAstFromSchedule(context, tree, prefix, keepMark, tiles,
+                                  mode);
     } catch (const isl::exception_quota &) {
       throw;
     } catch (const isl::exception &) {
@@ -312,10 +317,8 @@ isl::ast_node buildKernelAst(const isl::set &context,
                              const std::string &prefix, unsigned tiles,
                              const KernelCheck &check, bool &dropped) {
   if (!promoted.is_null()) {
-    auto none = [](const isl::id &, const isl::ast_node &,
-                   const isl::ast_build &) { return isl::ast_node(); };
     auto build = [&](AstLoopMode mode) {
-      return buildAstFromSchedule(context, promoted, prefix, none, tiles,
+      return buildAstFromSchedule(context, promoted, prefix, keepMark, tiles,
                                   mode);
     };
     try {
@@ -540,12 +543,8 @@ isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,
   if (root.n_children() > 0)
     marked = markParallel(root.child(0), prefix).get_schedule();
   auto build = [&](AstLoopMode mode) {
-    return buildAstFromSchedule(
-        scop.context, marked, prefix,
-        [](const isl::id &, const isl::ast_node &, const isl::ast_build &) {
-          return isl::ast_node();
-        },
-        0, mode);
+    return buildAstFromSchedule(scop.context, marked, prefix, keepMark, 0,
+                                mode);
   };
   isl::union_map order = dependenceOrder(deps, scop.ctx);
   return verifiedAst(scop.ctx, build, [&](const isl::ast_node &ast) {
