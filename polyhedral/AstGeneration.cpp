@@ -13,6 +13,7 @@
 #include "AstVerifier.h"
 #include "Check.h"
 #include "IslExtras.h"
+#include "Persistent.h"
 #include "ThreadOrder.h"
 
 #include <algorithm>
@@ -358,12 +359,15 @@ LeafInstancesFn launchLeaves(const GpuProgram &program) {
 }
 
 /// The host AST: the tree without the thread mapping, each kernel's
-/// subtree replaced by its launch.
+/// subtree replaced by its launch, each persistent loop below its mark.
 isl::ast_node buildHostAst(const GpuProgram &program) {
   isl::schedule host = program.schedule;
   isl::schedule_node root = program.schedule.get_root();
-  if (root.n_children() > 0)
+  if (root.n_children() > 0) {
     host = withoutThreadMapping(program, root.child(0)).get_schedule();
+    host = markPersistentLoops(program, host.get_root().child(0))
+               .get_schedule();
+  }
   auto build = [&](AstLoopMode mode) {
     return buildAstFromSchedule(
         program.scop->context, host, program.names.hostIterator,

@@ -249,6 +249,34 @@ struct Transfer {
   TransferMethod method = TransferMethod::Auto;
 };
 
+/// An outermost host loop of the program and whether its launches run as
+/// one persistent kernel (CUDA, `--persistent`; see Persistent.h): one
+/// cooperative launch whose blocks run the host loop themselves, each
+/// former launch a phase that the grid runs (its blocks grid-stride over
+/// the former grid), a grid-wide barrier after each phase.
+struct PersistentLoop {
+  /// The mark above the loop's band in the tree the host AST is generated
+  /// from (`persistent_N`); the host AST's mark node holds its loops.
+  isl::id mark;
+  /// The band's first member, e.g. "c0" (the host AST's iterator).
+  std::string loop;
+  /// The kernels launched in it (Kernel::name), in tree order.
+  std::vector<std::string> kernels;
+  bool persistent = false;
+  /// Threads of the persistent block: the most threads of any phase.
+  unsigned threads = 0;
+  /// Every phase runs on one thread block: one block runs the whole loop
+  /// with block barriers only, launched without a cooperative launch.
+  bool singleBlock = false;
+  /// Bytes of shared memory the phases declare together.
+  unsigned long sharedBytes = 0;
+  /// Why (not), in words.
+  std::string reason;
+};
+
+/// Names of the persistent-loop marks: `persistent_N`.
+inline constexpr const char *kPersistentMark = "persistent_";
+
 /// The GPU program of one scop.
 struct GpuProgram {
   const Scop *scop = nullptr;
@@ -271,6 +299,12 @@ struct GpuProgram {
   /// built in place.
   std::deque<Kernel> kernels;
   std::vector<Transfer> transfers;
+  /// The outermost host loops and whether each became a persistent kernel
+  /// (empty unless the target can run one and `--persistent` allows it).
+  std::vector<PersistentLoop> persistentLoops;
+
+  /// The persistent loop whose mark is `name`, or null.
+  const PersistentLoop *findPersistentLoop(const std::string &name) const;
 
   /// The kernel whose mark (or stable name) is `name`, or null.
   const Kernel *findKernel(const std::string &name) const;

@@ -164,6 +164,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
            });
   runStage("transfers", scop.loc, options,
            [&] { computeTransfers(program, options.transfers); });
+  runStage("persistent", scop.loc, options,
+           [&] { choosePersistentLoops(program, options.persistent); });
   runStage("ast", scop.loc, options, [&] {
     OperationLimit limit(scop.ctx, options.scheduling.sequential
                                        ? 0

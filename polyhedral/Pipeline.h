@@ -11,6 +11,7 @@
 
 #include "AstGeneration.h"
 #include "GpuMapping.h"
+#include "Persistent.h"
 #include "ScalarExpansion.h"
 #include "Scheduling.h"
 
@@ -39,6 +40,9 @@ struct PipelineOptions {
   bool shared = true;
   /// How the host/device copies move their bytes (`--transfers`).
   TransferMethod transfers = TransferMethod::Auto;
+  /// Host loops of launches as persistent kernels (`--persistent`; the
+  /// driver enables it for CUDA only).
+  PersistentOptions persistent;
   /// Run no dependence analysis: every scop keeps its original order on
   /// one thread (the driver's retry after isl crashed).
   bool skipDependences = false;

@@ -803,6 +803,61 @@ extern "C" void polycuda_cuda_check_launch(const char *kernel,
     recordKernel(name);
 }
 
+extern "C" int polycuda_cuda_persistent_blocks(const void *kernel,
+                                               unsigned threads,
+                                               long long wanted,
+                                               int cooperative,
+                                               const char *where) {
+  const char *setting = getenv("POLYCUDA_PERSISTENT");
+  if (setting && (strcmp(setting, "0") == 0 || strcmp(setting, "off") == 0))
+    return 0;
+  ensureDevice(where);
+  if (!cooperative)
+    return 1;
+  int device = 0;
+  checkCall(cudaGetDevice(&device), where, "cudaGetDevice");
+  int supported = 0, processors = 0;
+  checkCall(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch,
+                                   device),
+            where, "cudaDeviceGetAttribute");
+  checkCall(cudaDeviceGetAttribute(&processors,
+                                   cudaDevAttrMultiProcessorCount, device),
+            where, "cudaDeviceGetAttribute");
+  int perProcessor = 0;
+  checkCall(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &perProcessor, kernel, (int)threads, 0),
+            where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (!supported || perProcessor <= 0 || processors <= 0) {
+    if (isVerbose())
+      fprintf(stderr,
+              "%s: note: persistent kernel not launched (cooperative launch "
+              "%s, %d block(s) per multiprocessor): launching its kernels "
+              "one by one\n",
+              nameOrUnknown(where), supported ? "supported" : "unsupported",
+              perProcessor);
+    return 0;
+  }
+  long long resident = (long long)perProcessor * processors;
+  return (int)std::max(1LL, std::min(wanted, resident));
+}
+
+extern "C" void polycuda_cuda_launch_persistent(const void *kernel, int blocks,
+                                                unsigned threads, void **args,
+                                                int cooperative,
+                                                const char *name,
+                                                const char *where) {
+  ensureDevice(where);
+  dim3 grid((unsigned)blocks), block(threads);
+  cudaError_t err =
+      cooperative ? cudaLaunchCooperativeKernel(kernel, grid, block, args, 0, 0)
+                  : cudaLaunchKernel(kernel, grid, block, args, 0, 0);
+  char operation[256];
+  snprintf(operation, sizeof(operation), "launch of kernel '%s'",
+           name ? name : "<unnamed>");
+  checkCall(err, where, operation);
+  polycuda_cuda_check_launch(name, where);
+}
+
 extern "C" void polycuda_cuda_synchronize(const char *where) {
   ensureDevice(where);
   checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");

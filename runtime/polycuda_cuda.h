@@ -12,8 +12,8 @@
 // method printed in the program; POLYCUDA_PROFILE=1 prints, at the end of
 // each scop, the time and bytes of each copy and kernel; POLYCUDA_VERBOSE=1
 // prints notes (a pinned allocation or registration that failed and fell
-// back to plain copies); POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS and
-// POLYCUDA_FAIL_ALLOC as documented below.
+// back to plain copies); POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS,
+// POLYCUDA_FAIL_ALLOC and POLYCUDA_PERSISTENT as documented below.
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,6 +105,31 @@ void polycuda_cuda_end_scop(const char *where);
 /// or "0"), also waits for the kernel so that errors during its execution are
 /// reported here, naming \p kernel.
 void polycuda_cuda_check_launch(const char *kernel, const char *where);
+
+/// Persistent kernels (a host loop of launches run as one kernel whose
+/// blocks run the loop, see translator --persistent): the number of blocks
+/// of \p threads threads to launch \p kernel (the address of its
+/// __global__ function) with, given that none of its phases has more than
+/// \p wanted blocks. With \p cooperative (the kernel waits for its whole
+/// grid) at most the blocks that are co-resident on the device
+/// (cudaOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors),
+/// otherwise 1. Returns 0 when the persistent kernel must not run and the
+/// caller launches the loop's kernels one by one instead: the device has no
+/// cooperative launch (cudaDevAttrCooperativeLaunch), no block of the
+/// kernel fits on a multiprocessor, or the environment variable
+/// POLYCUDA_PERSISTENT is set to "0" or "off".
+int polycuda_cuda_persistent_blocks(const void *kernel, unsigned threads,
+                                    long long wanted, int cooperative,
+                                    const char *where);
+
+/// Launches \p kernel on \p blocks blocks of \p threads threads with the
+/// arguments \p args (cudaLaunchCooperativeKernel when \p cooperative,
+/// cudaLaunchKernel otherwise) and checks the launch as
+/// polycuda_cuda_check_launch does, naming it \p name.
+void polycuda_cuda_launch_persistent(const void *kernel, int blocks,
+                                     unsigned threads, void **args,
+                                     int cooperative, const char *name,
+                                     const char *where);
 
 /// Waits for all device work (cudaDeviceSynchronize) and reports its errors.
 void polycuda_cuda_synchronize(const char *where);

@@ -101,6 +101,36 @@ public:
     os << in << "}\n";
   }
 
+  bool hasGridBarrier() const override { return true; }
+  std::string persistentPreamble() const override {
+    return "#include <cooperative_groups.h>\n";
+  }
+  std::string gridBarrierSetup() const override {
+    return "cooperative_groups::grid_group polycuda_grid = "
+           "cooperative_groups::this_grid();";
+  }
+  std::string gridBarrier() const override { return "polycuda_grid.sync();"; }
+  std::string gridBlocks() const override { return "gridDim.x"; }
+  void printPersistentLaunch(const PersistentLaunchInfo &launch, int indent,
+                             std::ostream &os) const override {
+    std::string in = indentBy(indent);
+    std::string kernel = "(const void *)" + launch.kernelName;
+    os << in << "const int polycuda_blocks = "
+       << runtime::kCudaPersistentBlocks << "(" << kernel << ", "
+       << launch.threads << ", " << launch.wantedBlocks << ", "
+       << (launch.cooperative ? 1 : 0) << ", " << launch.where << ");\n";
+    os << in << "if (polycuda_blocks > 0) {\n";
+    os << in << "  void *polycuda_args[] = {";
+    for (size_t i = 0; i < launch.args.size(); ++i)
+      os << (i ? ", " : "") << "(void *)&" << launch.args[i].second;
+    os << "};\n";
+    os << in << "  " << runtime::kCudaLaunchPersistent << "(" << kernel
+       << ", polycuda_blocks, " << launch.threads << ", polycuda_args, "
+       << (launch.cooperative ? 1 : 0) << ", \"" << launch.kernelName
+       << "\", " << launch.where << ");\n";
+    os << in << "} else {\n";
+  }
+
 private:
   bool fpContract;
 };

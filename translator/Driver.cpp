@@ -160,6 +160,14 @@ struct Options {
                "rows of a column reversed) or auto (column order where a "
                "cache model expects reuse across rows of blocks)"),
       cl::init("linear"), cl::cat(category)};
+  cl::opt<std::string> persistent{
+      "persistent",
+      cl::desc("auto (default): with --target=cuda, a host loop that only "
+               "launches kernels runs as one persistent kernel (one "
+               "cooperative launch, a grid barrier between the former "
+               "launches; the runtime falls back to the launches where the "
+               "device cannot); off: one launch per kernel and iteration"),
+      cl::init("auto"), cl::cat(category)};
   cl::list<std::string> compilerFlags{
       "Xcompiler", cl::desc("Extra flag for the compiler used by 'run'"),
       cl::cat(category)};
@@ -467,6 +475,14 @@ bool pipelineOptions(const Options &options,
                  << options.threadOrder << "'; " << error << "\n";
     return false;
   }
+  if (options.persistent != "auto" && options.persistent != "off") {
+    llvm::errs() << "polycuda: error: unknown --persistent '"
+                 << options.persistent << "'; use auto or off\n";
+    return false;
+  }
+  pipeline.persistent.enabled = options.persistent == "auto";
+  if (!pipeline.persistent.enabled)
+    pipeline.persistent.disabledReason = "--persistent=off";
   if (!polyhedral::parseTransferMethod(options.transfers, pipeline.transfers)) {
     llvm::errs() << "polycuda: error: unknown transfer method '"
                  << options.transfers

@@ -25,6 +25,19 @@ struct LaunchInfo {
   std::vector<std::pair<std::string, std::string>> args;
 };
 
+/// The launch of a persistent kernel (a host loop of launches run by one
+/// kernel, see polyhedral/Persistent.h) as the host printer sees it.
+struct PersistentLaunchInfo {
+  std::string kernelName;
+  std::string where;
+  unsigned threads = 1;   ///< per block (x only)
+  bool cooperative = true; ///< the kernel waits for its whole grid
+  /// A C expression: the most blocks any of its phases has.
+  std::string wantedBlocks;
+  /// Kernel arguments: (C type, host variable, addressable).
+  std::vector<std::pair<std::string, std::string>> args;
+};
+
 /// A copy of a box of array elements as the host printer sees it (see
 /// polyhedral::Transfer): C expressions of the parameters.
 struct BoxCopyInfo {
@@ -86,6 +99,24 @@ public:
   virtual std::string devicePointerType(const std::string &type) const = 0;
   virtual void printLaunch(const LaunchInfo &launch, unsigned region,
                            int indent, std::ostream &os) const = 0;
+  /// Persistent kernels, where the target has a grid-wide barrier (CUDA;
+  /// the others keep their launches and never print one): what precedes a
+  /// persistent kernel's definition, the statements at the top of its body,
+  /// the barrier that waits for every thread of the grid (its memory
+  /// writes visible to all), the number of blocks of the grid (a C
+  /// expression).
+  virtual bool hasGridBarrier() const { return false; }
+  virtual std::string persistentPreamble() const { return ""; }
+  virtual std::string gridBarrierSetup() const { return ""; }
+  virtual std::string gridBarrier() const { return ""; }
+  virtual std::string gridBlocks() const { return ""; }
+  /// Host code that launches a persistent kernel if the device can run it:
+  /// opens a block whose `if` runs the launch, and whose `else` branch the
+  /// caller prints (the former launches) and closes with "}\n}".
+  virtual void printPersistentLaunch(const PersistentLaunchInfo &launch,
+                                     int indent, std::ostream &os) const {
+    (void)launch, (void)indent, (void)os;
+  }
 };
 
 /// `const long long name[] = {...};` lines of a box copy, or nothing for a

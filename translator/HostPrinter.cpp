@@ -11,6 +11,7 @@
 #include "Check.h"
 #include "CodePrinter.h"
 #include "KernelPrinter.h"
+#include "PersistentPrinter.h"
 
 #include <algorithm>
 #include <map>
@@ -136,6 +137,9 @@ std::string kernelDefinitionsOf(const GpuProgram &program, unsigned region,
   std::vector<std::string> kernels;
   for (const Kernel &kernel : program.kernels)
     kernels.push_back(printKernel(program, kernel, region, target));
+  std::string persistent = printPersistentKernels(program, region, target);
+  if (!persistent.empty())
+    kernels.push_back(persistent);
   return target.kernelDefinitions(region, kernels, usesDouble(*program.scop));
 }
 
@@ -244,11 +248,24 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
                                                where),
                                        true))
          << "\n";
-  AstPrinter printer(
+  AstPrinter launches(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
         printLaunchNode(program, region, target, where, call, indent, out);
       },
       nullptr);
+  AstPrinter printer(
+      [&](const isl::ast_expr &call, int indent, std::ostream &out) {
+        printLaunchNode(program, region, target, where, call, indent, out);
+      },
+      [&](const std::string &mark, const isl::ast_node &child, int indent,
+          std::ostream &out) {
+        const PersistentLoop *loop = program.findPersistentLoop(mark);
+        if (!loop || !loop->persistent || !target.hasGridBarrier())
+          return false;
+        printPersistentLoop(program, *loop, region, target, where, child,
+                            launches, indent, out);
+        return true;
+      });
   printer.print(program.host, 1, os);
   for (const Transfer &t : program.transfers)
     if (t.toHost)

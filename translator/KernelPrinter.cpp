@@ -151,50 +151,44 @@ bool printSharedCopy(const Scop &scop, const Kernel &kernel,
 
 } // namespace
 
-std::string printKernel(const GpuProgram &program, const Kernel &kernel,
-                        unsigned region, const GpuTarget &target) {
+void printKernelBody(const GpuProgram &program, const Kernel &kernel,
+                     const GpuTarget &target, const KernelIndices &indices,
+                     int indent, std::ostream &os) {
   const Scop &scop = *program.scop;
-  std::ostringstream os;
-  os << target.kernelQualifier() << " " << kernelName(scop, region, kernel)
-     << "(";
-  auto params = kernelParameters(program, kernel, target);
-  for (size_t i = 0; i < params.size(); ++i)
-    os << (i ? ", " : "") << params[i].first << " " << params[i].second;
-  os << ") {\n";
+  std::string in = indentBy(indent);
   // Column order: the grid position first, then each block index from it
   // (isl's expressions of the inverse of the column order).
   if (kernel.order.column)
     for (unsigned k = 0; k < kernel.numMapped; ++k)
-      os << "  const " << kIndexType << " " << program.names.gridId << k
-         << " = " << target.blockIndex(k) << ";\n";
+      os << in << "const " << kIndexType << " " << program.names.gridId << k
+         << " = " << indices.block(k) << ";\n";
   for (unsigned d = 0; d < kernel.numMapped; ++d) {
     unsigned hw = kernel.hardwareDim[d];
     std::string block = kernel.order.column ? printExpr(kernel.blockExprs[d])
-                                            : target.blockIndex(hw);
-    os << "  const " << kIndexType << " " << program.names.blockId << d
+                                            : indices.block(hw);
+    os << in << "const " << kIndexType << " " << program.names.blockId << d
        << " = " << block << ";\n";
-    os << "  const " << kIndexType << " " << program.names.threadId << d
-       << " = "
-       << target.threadIndex(hw) << ";\n";
+    os << in << "const " << kIndexType << " " << program.names.threadId << d
+       << " = " << indices.thread(hw) << ";\n";
   }
   for (unsigned a : kernel.registers)
-    os << "  " << spell(scop.arrays[a].type) << " " << scop.arrays[a].name
+    os << in << spell(scop.arrays[a].type) << " " << scop.arrays[a].name
        << "; /* private to the thread */\n";
   for (const SharedTile &tile : kernel.sharedTiles) {
     const Array &array = scop.arrays[tile.array];
-    os << "  " << target.sharedQualifier() << " " << spell(array.type) << " "
+    os << in << target.sharedQualifier() << " " << spell(array.type) << " "
        << tile.variable << "[" << sharedElements(tile) << "]; /* "
        << array.name
        << (kernel.sharedLoop.empty() ? std::string(" of the block")
                                      : " per tile of loop " + kernel.sharedLoop)
        << ", rows padded by " << tile.padding << " */\n";
-    os << "  " << kIndexType << " ";
+    os << in << kIndexType << " ";
     for (size_t d = 0; d < tile.sizes.size(); ++d)
       os << (d ? ", " : "") << tile.offset << d;
     os << ";\n";
   }
   for (const RegisterAccumulator &acc : kernel.accumulators)
-    os << "  " << spell(scop.arrays[acc.array].type) << " " << acc.variable
+    os << in << spell(scop.arrays[acc.array].type) << " " << acc.variable
        << "; /* " << scop.arrays[acc.array].name << " across loop "
        << acc.loop << " */\n";
   ArrayRefPrinter arrayRef = [&](const Array &array,
@@ -234,7 +228,22 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
             promoted);
       },
       nullptr);
-  printer.print(kernel.ast, 1, os);
+  printer.print(kernel.ast, indent, os);
+}
+
+std::string printKernel(const GpuProgram &program, const Kernel &kernel,
+                        unsigned region, const GpuTarget &target) {
+  const Scop &scop = *program.scop;
+  std::ostringstream os;
+  os << target.kernelQualifier() << " " << kernelName(scop, region, kernel)
+     << "(";
+  auto params = kernelParameters(program, kernel, target);
+  for (size_t i = 0; i < params.size(); ++i)
+    os << (i ? ", " : "") << params[i].first << " " << params[i].second;
+  os << ") {\n";
+  KernelIndices indices{[&](unsigned dim) { return target.blockIndex(dim); },
+                        [&](unsigned dim) { return target.threadIndex(dim); }};
+  printKernelBody(program, kernel, target, indices, 1, os);
   os << "}\n";
   return os.str();
 }

@@ -4,6 +4,9 @@
 
 #include "GpuTarget.h"
 
+#include <functional>
+#include <ostream>
+
 namespace polycuda::translator {
 
 /// Name of kernel `kernel` of the scop numbered `region` in the file.
@@ -15,6 +18,20 @@ std::string kernelName(const polyhedral::Scop &scop, unsigned region,
 std::vector<std::pair<std::string, std::string>>
 kernelParameters(const polyhedral::GpuProgram &program,
                  const polyhedral::Kernel &kernel, const GpuTarget &target);
+
+/// How a kernel's code reads its block and thread index along hardware
+/// dimension `dim` (C expressions).
+struct KernelIndices {
+  std::function<std::string(unsigned dim)> block;
+  std::function<std::string(unsigned dim)> thread;
+};
+
+/// The code of one block of `kernel` (its index prologue, private and
+/// shared variables, its AST) at `indent`, indices read as `indices` says.
+void printKernelBody(const polyhedral::GpuProgram &program,
+                     const polyhedral::Kernel &kernel, const GpuTarget &target,
+                     const KernelIndices &indices, int indent,
+                     std::ostream &os);
 
 /// The definition of `kernel` in the target's language.
 std::string printKernel(const polyhedral::GpuProgram &program,

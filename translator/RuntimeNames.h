@@ -22,6 +22,10 @@ inline constexpr const char *kCudaBeginScop = "polycuda_cuda_begin_scop";
 inline constexpr const char *kCudaEndScop = "polycuda_cuda_end_scop";
 inline constexpr const char *kCudaCheckLaunch = "polycuda_cuda_check_launch";
 inline constexpr const char *kCudaSynchronize = "polycuda_cuda_synchronize";
+inline constexpr const char *kCudaPersistentBlocks =
+    "polycuda_cuda_persistent_blocks";
+inline constexpr const char *kCudaLaunchPersistent =
+    "polycuda_cuda_launch_persistent";
 
 inline constexpr const char *kOpenCLHeader = "polycuda_opencl.h";
 inline constexpr const char *kCLProgram = "polycuda_cl_program";
@@ -44,7 +48,7 @@ inline constexpr const char *kAllNames[] = {
     kCLCreate,       kCLAlloc,      kCLFree,           kCLCopyToDevice,
     kCLCopyToHost,   kCLLaunch,     kCLFinish,         kCudaCopyBoxToDevice,
     kCudaCopyBoxToHost, kCudaBeginScop, kCudaEndScop,  kCLCopyBoxToDevice,
-    kCLCopyBoxToHost};
+    kCLCopyBoxToHost, kCudaPersistentBlocks, kCudaLaunchPersistent};
 
 } // namespace polycuda::translator::runtime
 

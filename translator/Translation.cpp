@@ -131,10 +131,15 @@ void translateToGpu(ParsedInput &input, const TranslationOptions &options,
                     Translation &result) {
   std::vector<polyhedral::GpuProgram> programs;
   programs.reserve(input.regions.size());
+  // Only CUDA has a grid-wide barrier: OpenCL keeps its launches, and its
+  // report says nothing of persistent kernels.
+  polyhedral::PipelineOptions pipeline = options.pipeline;
+  if (options.target != "cuda")
+    pipeline.persistent = polyhedral::PersistentOptions();
   for (size_t i = 0; i < input.regions.size(); ++i) {
     ScopRegion &region = input.regions[i];
     programs.push_back(polyhedral::runGpuPipeline(
-        *region.scop, result.regions[i].prepared, options.pipeline,
+        *region.scop, result.regions[i].prepared, pipeline,
         chooseNames(region.usedNames)));
     if (programs.back().scheduleIsFallback)
       llvm::errs() << region.scop->loc.str()

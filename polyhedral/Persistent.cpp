@@ -1,0 +1,174 @@
+//===- Persistent.cpp - Host loops of launches as persistent kernels ------===//
+//
+// Stage 5b: GpuProgram -> GpuProgram::persistentLoops (see Persistent.h).
+// The outermost host bands are visited in tree order by both functions
+// below, so that the N-th record belongs to the N-th band of either tree.
+//
+//===----------------------------------------------------------------------===//
+#include "Persistent.h"
+
+#include "IslExtras.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace polycuda::polyhedral {
+
+namespace {
+
+const Kernel *kernelAt(const GpuProgram &program,
+                       const isl::schedule_node &node) {
+  if (!node.isa<isl::schedule_node_mark>())
+    return nullptr;
+  return program.findKernel(markId(node).name());
+}
+
+/// The kernels below `node` in tree order; `hostCode` is set when a leaf
+/// lies outside every kernel (statements the host would run).
+void collectKernels(const GpuProgram &program, const isl::schedule_node &node,
+                    std::vector<const Kernel *> &kernels, bool &hostCode) {
+  if (const Kernel *kernel = kernelAt(program, node)) {
+    kernels.push_back(kernel);
+    return;
+  }
+  if (node.isa<isl::schedule_node_leaf>()) {
+    hostCode = true;
+    return;
+  }
+  for (int i = 0, n = node.n_children(); i < n; ++i)
+    collectKernels(program, node.child(i), kernels, hostCode);
+}
+
+/// Calls `visit` on each outermost host band below `node`, in tree order:
+/// a band that no kernel mark is above. `visit` returns the node at the
+/// band's position (it may insert above it).
+isl::schedule_node visitHostBands(
+    const GpuProgram &program, isl::schedule_node node,
+    const std::function<isl::schedule_node(isl::schedule_node)> &visit) {
+  if (kernelAt(program, node))
+    return node;
+  if (node.isa<isl::schedule_node_band>())
+    return visit(node);
+  for (int i = 0, n = node.n_children(); i < n; ++i)
+    node = visitHostBands(program, node.child(i), visit).parent();
+  return node;
+}
+
+/// Whether the launches of `band` can run as one persistent kernel.
+PersistentLoop decide(const GpuProgram &program,
+                      const isl::schedule_node &band, unsigned index,
+                      const PersistentOptions &options) {
+  PersistentLoop loop;
+  loop.mark = isl::id(program.scop->ctx,
+                      kPersistentMark + std::to_string(index));
+  loop.loop = program.names.hostIterator + std::to_string(scheduleDepth(band));
+  std::vector<const Kernel *> kernels;
+  bool hostCode = false;
+  collectKernels(program, band, kernels, hostCode);
+  for (const Kernel *kernel : kernels) {
+    loop.kernels.push_back(kernel->name);
+    loop.threads = std::max(loop.threads, blockThreads(*kernel));
+    loop.sharedBytes += sharedBytes(*program.scop, *kernel);
+  }
+  loop.singleBlock = std::all_of(kernels.begin(), kernels.end(),
+                                 [](const Kernel *k) {
+                                   return k->numMapped == 0;
+                                 });
+  if (!options.enabled) {
+    loop.reason = options.disabledReason;
+    return loop;
+  }
+  if (hostCode || kernels.empty()) {
+    loop.reason = "the loop runs host code besides its launches";
+    return loop;
+  }
+  if (loop.sharedBytes > kPersistentSharedBytes) {
+    loop.reason = "its kernels declare " + std::to_string(loop.sharedBytes) +
+                  " bytes of shared memory together, more than one block "
+                  "may have (" +
+                  std::to_string(kPersistentSharedBytes) + ")";
+    return loop;
+  }
+  // A kernel that waits for its block must find every thread of the
+  // persistent block at each barrier: none may sit the phase out.
+  for (const Kernel *kernel : kernels)
+    if (!kernel->sharedTiles.empty() && blockThreads(*kernel) != loop.threads) {
+      loop.reason = "kernel " + kernel->name +
+                    " waits for its block (shared-memory tiles) with " +
+                    std::to_string(blockThreads(*kernel)) +
+                    " threads, fewer than the persistent block's " +
+                    std::to_string(loop.threads);
+      return loop;
+    }
+  loop.persistent = true;
+  std::string launches = std::to_string(kernels.size()) + " kernel(s)";
+  if (loop.singleBlock)
+    loop.reason = "its " + launches +
+                  " run on one thread each: one block runs the whole loop, "
+                  "a block barrier after each phase, instead of a launch "
+                  "per iteration";
+  else
+    loop.reason = "its " + launches +
+                  " run as phases of one cooperative launch of at most the "
+                  "co-resident blocks of " +
+                  std::to_string(loop.threads) +
+                  " threads, a grid barrier after each phase, instead of a "
+                  "launch per iteration";
+  return loop;
+}
+
+} // namespace
+
+unsigned blockThreads(const Kernel &kernel) {
+  unsigned threads = 1;
+  for (unsigned d = 0; d < kernel.numMapped; ++d)
+    threads *= kernel.blockSize[d];
+  return threads;
+}
+
+unsigned long sharedBytes(const Scop &scop, const Kernel &kernel) {
+  unsigned long bytes = 0;
+  for (const SharedTile &tile : kernel.sharedTiles) {
+    unsigned long elements = tile.sizes.back() + tile.padding;
+    for (size_t d = 0; d + 1 < tile.sizes.size(); ++d)
+      elements *= tile.sizes[d];
+    bytes += elements * elementBytes(scop.arrays[tile.array].type);
+  }
+  return bytes;
+}
+
+void choosePersistentLoops(GpuProgram &program,
+                           const PersistentOptions &options) {
+  program.persistentLoops.clear();
+  if (!options.enabled && options.disabledReason.empty())
+    return;
+  isl::schedule_node root = program.schedule.get_root();
+  if (root.n_children() == 0)
+    return;
+  visitHostBands(program, root.child(0), [&](isl::schedule_node band) {
+    program.persistentLoops.push_back(
+        decide(program, band, program.persistentLoops.size(), options));
+    return band;
+  });
+}
+
+isl::schedule_node markPersistentLoops(const GpuProgram &program,
+                                       isl::schedule_node node) {
+  size_t index = 0;
+  return visitHostBands(program, node, [&](isl::schedule_node band) {
+    if (index >= program.persistentLoops.size())
+      return band;
+    const PersistentLoop &loop = program.persistentLoops[index++];
+    return loop.persistent ? band.insert_mark(loop.mark) : band;
+  });
+}
+
+const PersistentLoop *
+GpuProgram::findPersistentLoop(const std::string &name) const {
+  for (const PersistentLoop &loop : persistentLoops)
+    if (loop.mark.name() == name)
+      return &loop;
+  return nullptr;
+}
+
+} // namespace polycuda::polyhedral
