@@ -120,6 +120,15 @@ public:
            transfer.accessed, transfer.written, transfer.in, transfer.out,
            transfer.inReason, transfer.outReason, transfer.inExact,
            transfer.outExact, transfer.method});
+    for (const PersistentLoop &loop : program.persistentLoops) {
+      PersistentFact fact{loop.loop,        {},
+                          loop.persistent,  loop.threads,
+                          loop.singleBlock, loop.sharedBytes,
+                          loop.reason};
+      for (const std::string &name : loop.kernels)
+        fact.kernels.push_back(program.findKernel(name)->id);
+      out.persistentLoops.push_back(fact);
+    }
   }
 
 private:

@@ -139,6 +139,18 @@ struct TransferFact {
   TransferMethod method = TransferMethod::Auto;
 };
 
+/// An outermost host loop and whether it became a persistent kernel
+/// (GpuProgram::persistentLoops).
+struct PersistentFact {
+  std::string loop;              ///< the host iterator, e.g. "c0"
+  std::vector<unsigned> kernels; ///< Kernel::id of each launch in it
+  bool persistent = false;
+  unsigned threads = 0;
+  bool singleBlock = false;
+  unsigned long sharedBytes = 0;
+  std::string reason;
+};
+
 /// Everything the report says about one scop.
 struct ScopExplanation {
   std::vector<LoopFact> loops;
@@ -147,6 +159,8 @@ struct ScopExplanation {
   std::vector<BandFact> bands;
   std::vector<KernelFact> kernels;
   std::vector<TransferFact> transfers;
+  /// Empty unless the target can run persistent kernels.
+  std::vector<PersistentFact> persistentLoops;
   /// The parameter values for which every statement runs at least once:
   /// expressions in the report are simplified under it.
   isl::set typicalParams;

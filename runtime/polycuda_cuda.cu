@@ -719,8 +719,16 @@ extern "C" void polycuda_cuda_copy_box_to_host(
           lower, upper, method, array, where);
 }
 
+/// POLYCUDA_SCOP_TIME: the start of the current scop.
+static Clock::time_point scopTimeStart;
+
 extern "C" void polycuda_cuda_begin_scop(const char *where) {
   (void)where;
+  if (isEnvFlagSet("POLYCUDA_SCOP_TIME")) {
+    ensureDevice(where);
+    checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
+    scopTimeStart = Clock::now();
+  }
   if (!isProfiling())
     return;
   profile().entries.clear();
@@ -728,6 +736,11 @@ extern "C" void polycuda_cuda_begin_scop(const char *where) {
 }
 
 extern "C" void polycuda_cuda_end_scop(const char *where) {
+  if (isEnvFlagSet("POLYCUDA_SCOP_TIME")) {
+    checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
+    fprintf(stderr, "polycuda scop time: %s: %.3f ms\n", nameOrUnknown(where),
+            msSince(scopTimeStart));
+  }
   if (!isProfiling())
     return;
   ensureDevice(where);

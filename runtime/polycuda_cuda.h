@@ -10,7 +10,9 @@
 //
 // Environment: POLYCUDA_TRANSFERS=plain|staged|registered|auto overrides the
 // method printed in the program; POLYCUDA_PROFILE=1 prints, at the end of
-// each scop, the time and bytes of each copy and kernel; POLYCUDA_VERBOSE=1
+// each scop, the time and bytes of each copy and kernel (each launch
+// synchronized); POLYCUDA_SCOP_TIME=1 prints the time of each scop from
+// begin to end, launches not synchronized in between; POLYCUDA_VERBOSE=1
 // prints notes (a pinned allocation or registration that failed and fell
 // back to plain copies); POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS,
 // POLYCUDA_FAIL_ALLOC and POLYCUDA_PERSISTENT as documented below.

@@ -258,6 +258,7 @@ private:
     for (const polyhedral::KernelFact &kernel : facts.kernels)
       kernels.push_back(kernelJson(scop, facts, kernel));
     json::Array transfers = transfersJson(scop, facts);
+    json::Array persistent = persistentJson(program, facts);
 
     json::Value fallback = nullptr;
     if (program.scheduleIsFallback)
@@ -289,6 +290,7 @@ private:
                       {"tree", scheduleYaml(program.schedule)},
                       {"bands", std::move(bands)}}},
         {"kernels", std::move(kernels)},
+        {"persistent_loops", std::move(persistent)},
         {"transfers", std::move(transfers)}};
     return std::move(out);
   }
@@ -412,6 +414,24 @@ private:
                                    {"members", std::move(members)}});
     }
     return bands;
+  }
+
+  static json::Array persistentJson(const polyhedral::GpuProgram &program,
+                                    const ScopExplanation &facts) {
+    json::Array loops;
+    for (const polyhedral::PersistentFact &loop : facts.persistentLoops) {
+      json::Array kernels;
+      for (unsigned id : loop.kernels)
+        kernels.push_back(program.kernels[id].name);
+      loops.push_back(json::Object{{"loop", loop.loop},
+                                   {"kernels", std::move(kernels)},
+                                   {"persistent", loop.persistent},
+                                   {"threads", (int64_t)loop.threads},
+                                   {"single_block", loop.singleBlock},
+                                   {"shared_bytes", (int64_t)loop.sharedBytes},
+                                   {"why", loop.reason}});
+    }
+    return loops;
   }
 
   static json::Array transfersJson(const Scop &scop,
@@ -1027,6 +1047,20 @@ void printTransfer(const json::Object &t, std::ostream &os) {
      << "\n";
 }
 
+/// One outermost host loop: one persistent kernel or a launch per kernel
+/// and iteration, and why.
+void printPersistentLoop(const json::Object &loop, std::ostream &os) {
+  std::string kernels;
+  for (const json::Value &k : *loop.getArray("kernels"))
+    kernels += (kernels.empty() ? "" : ", ") + str(&k);
+  os << "\nhost loop " << str(loop.get("loop")) << " (launches " << kernels
+     << "): "
+     << (*loop.getBoolean("persistent")
+             ? std::string("one persistent kernel")
+             : std::string("a launch per kernel and iteration"))
+     << "\n  " << str(loop.get("why")) << "\n";
+}
+
 void printScop(const json::Object &scop, const ReportOptions &options,
                std::ostream &os) {
   printStatements(scop, os);
@@ -1036,6 +1070,8 @@ void printScop(const json::Object &scop, const ReportOptions &options,
   const json::Array &deps = *scop.getArray("dependences");
   for (const json::Value &v : *scop.getArray("kernels"))
     printKernel(*v.getAsObject(), deps, os);
+  for (const json::Value &v : *scop.getArray("persistent_loops"))
+    printPersistentLoop(*v.getAsObject(), os);
   const json::Array &transfers = *scop.getArray("transfers");
   if (!transfers.empty())
     os << "\nhost/device copies (once around the scop)\n";
