@@ -69,6 +69,14 @@ def cross_check(report):
                 errors.append(f"{where}: kernel {kernel['id']} grid rank")
             for ref in kernel["references"]:
                 stmts([ref["statement"]], f"kernel {kernel['id']} reference")
+        names = {k["name"] for k in scop["kernels"]}
+        for p, loop in enumerate(scop["persistent_loops"]):
+            for name in loop["kernels"]:
+                if name not in names:
+                    errors.append(f"{where}: persistent loop {p} refers to "
+                                  f"missing kernel {name}")
+            if loop["persistent"] and not loop["kernels"]:
+                errors.append(f"{where}: persistent loop {p} has no kernel")
     return errors
 
 
