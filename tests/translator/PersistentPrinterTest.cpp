@@ -1,4 +1,4 @@
-//===- PersistentTest.cpp - Host loops as persistent kernels --------------===//
+//===- PersistentPrinterTest.cpp - Host loops as persistent kernels -------===//
 //
 // C snippets through translate(): which host loops become persistent
 // kernels (polyhedral/Persistent.h), why the others do not, and what the
@@ -54,7 +54,7 @@ void jacobi(int tsteps, int n, double A[64][64], double B[64][64]) {
       << "unexpected '" << (piece) << "' in:\n"                                \
       << (text)
 
-class PersistentTest : public IslTest {
+class PersistentPrinterTest : public IslTest {
 protected:
   /// Translates `code` for `target`; `--persistent=auto` unless `off`.
   translator::Translation translate(const char *code, const std::string &target,
@@ -78,7 +78,7 @@ protected:
   ParsedInput input;
 };
 
-TEST_F(PersistentTest, TrisolvLoopBecomesOnePersistentKernel) {
+TEST_F(PersistentPrinterTest, TrisolvLoopBecomesOnePersistentKernel) {
   translator::Translation result = translate(kTrisolv, "cuda");
   const polyhedral::GpuProgram &program = result.regions[0].program;
   ASSERT_EQ(1u, program.persistentLoops.size());
@@ -102,7 +102,7 @@ TEST_F(PersistentTest, TrisolvLoopBecomesOnePersistentKernel) {
   EXPECT_CONTAINS(out, "trisolv_scop0_kernel2<<<");
 }
 
-TEST_F(PersistentTest, OffKeepsTheLaunchesAndSaysWhy) {
+TEST_F(PersistentPrinterTest, OffKeepsTheLaunchesAndSaysWhy) {
   translator::Translation result = translate(kTrisolv, "cuda", true);
   const polyhedral::GpuProgram &program = result.regions[0].program;
   ASSERT_EQ(1u, program.persistentLoops.size());
@@ -112,7 +112,7 @@ TEST_F(PersistentTest, OffKeepsTheLaunchesAndSaysWhy) {
   EXPECT_CONTAINS(result.text, "trisolv_scop0_kernel2<<<");
 }
 
-TEST_F(PersistentTest, OpenCLHasNoPersistentKernels) {
+TEST_F(PersistentPrinterTest, OpenCLHasNoPersistentKernels) {
   translator::Translation result = translate(kTrisolv, "opencl");
   EXPECT_TRUE(result.regions[0].program.persistentLoops.empty());
   EXPECT_LACKS(result.text, "persistent");
@@ -121,7 +121,7 @@ TEST_F(PersistentTest, OpenCLHasNoPersistentKernels) {
 // Both stencil kernels read through shared tiles with 256 threads, as many
 // as the persistent block: every thread reaches their barriers, and a
 // block barrier ends each virtual block before the next one's copies.
-TEST_F(PersistentTest, SharedTilesWithAsManyThreadsAreFused) {
+TEST_F(PersistentPrinterTest, SharedTilesWithAsManyThreadsAreFused) {
   translator::Translation result = translate(kJacobi, "cuda");
   const polyhedral::GpuProgram &program = result.regions[0].program;
   ASSERT_EQ(1u, program.persistentLoops.size());
@@ -135,7 +135,7 @@ TEST_F(PersistentTest, SharedTilesWithAsManyThreadsAreFused) {
 // A kernel that waits for its block with fewer threads than another kernel
 // of the loop would leave threads of the persistent block away from its
 // barriers: the loop keeps its launches.
-TEST_F(PersistentTest, SharedTilesWithFewerThreadsAreNotFused) {
+TEST_F(PersistentPrinterTest, SharedTilesWithFewerThreadsAreNotFused) {
   translator::Translation result =
       translate(kJacobi, "cuda", false, "kernel0", {16, 4});
   const polyhedral::GpuProgram &program = result.regions[0].program;
