@@ -293,7 +293,9 @@ struct GpuProgram {
   /// Host AST. A kernel launch is a user node `name(grid..., prefix...,
   /// active)` with one grid extent per mapped member, in member order, the
   /// values of the kernel's host prefix schedule (its parameters c0, ...)
-  /// and the condition under which the kernel has instances.
+  /// and the condition under which the kernel has instances. The loops of
+  /// a persistent loop are the child of a mark node named by its
+  /// PersistentLoop::mark.
   isl::ast_node host;
   /// A deque: isl objects cannot be copied while null, so kernels are
   /// built in place.
