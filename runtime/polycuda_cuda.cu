@@ -12,11 +12,12 @@
 // Copies (see polycuda_cuda.h for the methods). cudaMemcpy from pageable
 // memory runs at a fraction of the link's speed: the driver stages it
 // through a small pinned buffer with one thread. The staged method does the
-// same with a pool of pinned buffers created once per process (at its first
-// staged copy), and several host threads that each pack (or unpack) a chunk into one of
-// their buffers while the DMA of their previous chunk runs on their stream.
-// The pool's streams are blocking streams: they wait for the kernels
-// launched on the legacy default stream, and the kernels wait for them.
+// same through a ring of pinned buffers created once per process (at its
+// first staged copy): several host threads pack (or unpack) chunks while
+// the calling thread issues the DMAs of the chunks already packed (see
+// "The staging pool"). The pool's stream is a blocking stream: it waits
+// for the kernels launched on the legacy default stream, and they wait
+// for it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -276,201 +278,322 @@ bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
 }
 
 //===- The staging pool ----------------------------------------------------===//
+//
+// One thread, the caller, makes every CUDA call of a staged copy: it issues
+// the DMAs on one stream and polls their events. The pool's workers only
+// pack and unpack with memcpy, so the host threads never contend for the
+// driver. A copy is cut into chunks, one DMA each, and each chunk into
+// pieces of about kPieceBytes, which the workers take in order, so that
+// every chunk is packed by several threads at once and a few large DMAs
+// (each call costs microseconds) carry the copy. The pinned memory is a
+// ring of kRingBuffers buffers; chunk i of a copy uses buffer
+// i % kRingBuffers.
+// - To the device: workers pack the pieces of chunk i once the DMA of chunk
+//   i - kRingBuffers has completed; the caller issues the chunks in order as
+//   they are packed.
+// - To the host: the caller issues the DMA of chunk i once chunk
+//   i - kRingBuffers has been unpacked; workers unpack the pieces of the
+//   chunks whose DMA has completed.
+// The caller packs or unpacks too when it has nothing to issue. Idle workers
+// spin for a moment before they sleep, so the copies of one scop, which
+// come back to back, do not wait for threads to wake.
 
-constexpr int kBuffersPerWorker = 2;
-constexpr size_t kBufferBytes = 4u << 20;
+constexpr unsigned kRingBuffers = 8;
+constexpr size_t kBufferBytes = 2u << 20;
 constexpr size_t kMinChunkBytes = 256u << 10;
+constexpr size_t kPieceBytes = 128u << 10;
+constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
 
 /// A part of a slab that fits one staging buffer.
 struct Chunk {
   size_t offset, pitch, width, rows;
 };
 
-struct Job {
-  bool toDevice = true;
-  char *device = nullptr;
-  char *host = nullptr;
-  std::vector<Chunk> chunks;
+/// Rows [row, row + rows) and bytes [x, x + width) of chunk `chunk`.
+struct Piece {
+  size_t chunk, row, rows, x, width;
 };
 
-/// One host thread's share: its stream and buffers.
-struct Worker {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t events[kBuffersPerWorker] = {};
-  char *buffers[kBuffersPerWorker] = {};
-};
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
 
 class StagingPool {
 public:
-  /// Creates streams, events and the pinned buffers; false if any fails.
+  /// Creates the stream, events and pinned ring and starts the workers;
+  /// false (with the failed operation) if any CUDA call fails.
   bool create(unsigned numWorkers, cudaError_t &err, const char *&what) {
     char *memory = nullptr;
-    size_t total = (size_t)numWorkers * kBuffersPerWorker * kBufferBytes;
-    if ((err = cudaHostAlloc((void **)&memory, total, cudaHostAllocDefault)) !=
-        cudaSuccess) {
+    if ((err = cudaHostAlloc((void **)&memory, kRingBuffers * kBufferBytes,
+                             cudaHostAllocDefault)) != cudaSuccess) {
       what = "cudaHostAlloc of the staging pool";
       return false;
     }
-    workers.resize(numWorkers);
-    for (unsigned w = 0; w < numWorkers; ++w) {
-      Worker &worker = workers[w];
-      // Blocking streams: ordered with the legacy default stream's kernels.
-      if ((err = cudaStreamCreate(&worker.stream)) != cudaSuccess) {
-        what = "cudaStreamCreate for the staging pool";
+    // A blocking stream: ordered with the legacy default stream's kernels.
+    if ((err = cudaStreamCreate(&stream)) != cudaSuccess) {
+      what = "cudaStreamCreate for the staging pool";
+      return false;
+    }
+    for (unsigned b = 0; b < kRingBuffers; ++b) {
+      if ((err = cudaEventCreateWithFlags(&events[b], cudaEventDisableTiming)) !=
+          cudaSuccess) {
+        what = "cudaEventCreate for the staging pool";
         return false;
       }
-      for (int b = 0; b < kBuffersPerWorker; ++b) {
-        if ((err = cudaEventCreateWithFlags(&worker.events[b],
-                                            cudaEventDisableTiming)) !=
-            cudaSuccess) {
-          what = "cudaEventCreate for the staging pool";
-          return false;
-        }
-        worker.buffers[b] = memory;
-        memory += kBufferBytes;
-      }
+      buffers[b] = memory + b * kBufferBytes;
     }
-    for (unsigned w = 1; w < numWorkers; ++w)
-      std::thread([this, w] { serve(w); }).detach();
+    workers = numWorkers;
+    // Each worker starts from this generation, so the first copy's
+    // generation is new to it even if the thread starts after that copy.
+    unsigned long long start = generation.load();
+    for (unsigned w = 0; w < numWorkers; ++w)
+      std::thread([this, start] { serve(start); }).detach();
     return true;
   }
 
-  unsigned size() const { return (unsigned)workers.size(); }
-
-  /// Runs `job` on every worker (the calling thread is worker 0) and
-  /// returns the first CUDA error, with the operation that failed.
-  cudaError_t run(const Job &job, const char *&failedOperation) {
+  /// Copies `chunks` between `host` and `device`; returns the first CUDA
+  /// error, with the operation that failed.
+  cudaError_t run(bool toDevice, char *device, char *host,
+                  const std::vector<Chunk> &chunks,
+                  const std::vector<Piece> &pieces,
+                  const char *&failedOperation) {
     std::lock_guard<std::mutex> serialize(runMutex);
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      current = &job;
-      next.store(0);
-      error = cudaSuccess;
-      operation = nullptr;
-      failed.store(false);
-      pending = (unsigned)workers.size() - 1;
-      ++generation;
-    }
+    job.toDevice = toDevice;
+    job.device = device;
+    job.host = host;
+    job.chunks = &chunks;
+    job.pieces = &pieces;
+    job.left.reset(new std::atomic<size_t>[chunks.size()]);
+    for (size_t i = 0; i < chunks.size(); ++i)
+      job.left[i].store(0, std::memory_order_relaxed);
+    for (const Piece &p : pieces)
+      job.left[p.chunk].fetch_add(1, std::memory_order_relaxed);
+    next.store(0, std::memory_order_relaxed);
+    limit.store(toDevice ? kRingBuffers : 0, std::memory_order_relaxed);
+    failed.store(false, std::memory_order_relaxed);
+    finished.store(0, std::memory_order_relaxed);
+    error = cudaSuccess;
+    operation = nullptr;
+    generation.fetch_add(1, std::memory_order_release);
+    { std::lock_guard<std::mutex> lock(sleepMutex); }
     wake.notify_all();
-    work(0, job);
-    std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [this] { return pending == 0; });
-    current = nullptr;
+
+    if (toDevice)
+      issueToDevice();
+    else
+      issueToHost();
+
+    while (finished.load(std::memory_order_acquire) < workers)
+      cpuRelax();
+    job.chunks = nullptr;
+    job.pieces = nullptr;
     failedOperation = operation;
     return error;
   }
 
 private:
-  void serve(unsigned w) {
-    unsigned long long seen = 0;
-    for (;;) {
-      const Job *job;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        wake.wait(lock, [&] { return generation != seen; });
-        seen = generation;
-        job = current;
-      }
-      work(w, *job);
-      std::lock_guard<std::mutex> lock(mutex);
-      if (--pending == 0)
-        done.notify_one();
-    }
+  struct Job {
+    bool toDevice = true;
+    char *device = nullptr;
+    char *host = nullptr;
+    const std::vector<Chunk> *chunks = nullptr;
+    const std::vector<Piece> *pieces = nullptr;
+    /// Per chunk: its pieces not yet packed (to the device) or unpacked (to
+    /// the host).
+    std::unique_ptr<std::atomic<size_t>[]> left;
+  };
+
+  const char *dmaName() const {
+    return job.toDevice ? "cudaMemcpyAsync (host to device, staged)"
+                        : "cudaMemcpyAsync (device to host, staged)";
   }
 
+  /// Records a failure of the caller's CUDA call; workers stop.
   void fail(cudaError_t err, const char *what) {
-    std::lock_guard<std::mutex> lock(errorMutex);
-    if (error == cudaSuccess) {
-      error = err;
-      operation = what;
-    }
-    failed.store(true);
+    error = err;
+    operation = what;
+    failed.store(true, std::memory_order_release);
   }
 
-  bool check(cudaError_t err, const char *what) {
-    if (err != cudaSuccess)
-      fail(err, what);
-    return err == cudaSuccess;
-  }
-
-  /// Waits for the DMA of the chunk in buffer `b`; after a copy to the
-  /// host, unpacks it into the user's array.
-  void complete(Worker &worker, int b, const Job &job, const Chunk &c) {
-    if (!check(cudaEventSynchronize(worker.events[b]),
-               job.toDevice ? "cudaMemcpy2DAsync (host to device, staged)"
-                            : "cudaMemcpy2DAsync (device to host, staged)"))
-      return;
+  void dma(size_t i) {
+    const Chunk &c = (*job.chunks)[i];
+    char *buffer = buffers[i % kRingBuffers];
+    cudaError_t err;
     if (job.toDevice)
-      return;
-    for (size_t r = 0; r < c.rows; ++r)
-      memcpy(job.host + c.offset + r * c.pitch, worker.buffers[b] + r * c.width,
-             c.width);
+      err = c.rows == 1 ? cudaMemcpyAsync(job.device + c.offset, buffer,
+                                          c.width, cudaMemcpyHostToDevice,
+                                          stream)
+                        : cudaMemcpy2DAsync(job.device + c.offset, c.pitch,
+                                            buffer, c.width, c.width, c.rows,
+                                            cudaMemcpyHostToDevice, stream);
+    else
+      err = c.rows == 1 ? cudaMemcpyAsync(buffer, job.device + c.offset,
+                                          c.width, cudaMemcpyDeviceToHost,
+                                          stream)
+                        : cudaMemcpy2DAsync(buffer, c.width,
+                                            job.device + c.offset, c.pitch,
+                                            c.width, c.rows,
+                                            cudaMemcpyDeviceToHost, stream);
+    if (err != cudaSuccess)
+      return fail(err, dmaName());
+    if ((err = cudaEventRecord(events[i % kRingBuffers], stream)) !=
+        cudaSuccess)
+      fail(err, "cudaEventRecord (staged copy)");
   }
 
-  void work(unsigned w, const Job &job) {
-    Worker &worker = workers[w];
-    size_t inFlight[kBuffersPerWorker];
-    int head = 0, count = 0;
+  /// True when the DMA of chunk `i` has completed (false on an error).
+  bool dmaCompleted(size_t i) {
+    cudaError_t err = cudaEventQuery(events[i % kRingBuffers]);
+    if (err == cudaSuccess)
+      return true;
+    if (err != cudaErrorNotReady)
+      fail(err, dmaName());
+    return false;
+  }
+
+  bool moved(size_t chunk) const {
+    return job.left[chunk].load(std::memory_order_acquire) == 0;
+  }
+
+  /// Packs (to the device) or unpacks (to the host) piece `i`.
+  void move(size_t i) {
+    const Piece &p = (*job.pieces)[i];
+    const Chunk &c = (*job.chunks)[p.chunk];
+    char *buffer = buffers[p.chunk % kRingBuffers] + p.x;
+    char *user = job.host + c.offset + p.x;
+    for (size_t r = p.row; r < p.row + p.rows; ++r) {
+      if (job.toDevice)
+        memcpy(buffer + r * c.width, user + r * c.pitch, p.width);
+      else
+        memcpy(user + r * c.pitch, buffer + r * c.width, p.width);
+    }
+    job.left[p.chunk].fetch_sub(1, std::memory_order_release);
+  }
+
+  /// Takes the next piece for the caller if it may be moved now.
+  bool takeAllowed(size_t &i) {
+    const std::vector<Piece> &pieces = *job.pieces;
+    i = next.load(std::memory_order_relaxed);
+    return i < pieces.size() &&
+           pieces[i].chunk < limit.load(std::memory_order_acquire) &&
+           next.compare_exchange_strong(i, i + 1);
+  }
+
+  void issueToDevice() {
+    size_t n = job.chunks->size(), issued = 0, completed = 0;
+    while (completed < n && !failed.load(std::memory_order_relaxed)) {
+      bool progress = false;
+      if (issued < n && moved(issued)) {
+        dma(issued++);
+        progress = true;
+      }
+      if (completed < issued && dmaCompleted(completed)) {
+        ++completed;
+        limit.store(completed + kRingBuffers, std::memory_order_release);
+        progress = true;
+      }
+      size_t i;
+      if (!progress && issued == completed && takeAllowed(i)) {
+        move(i);
+        progress = true;
+      }
+      if (!progress)
+        cpuRelax();
+    }
+  }
+
+  void issueToHost() {
+    size_t n = job.chunks->size(), issued = 0, completed = 0, unpacked = 0;
+    while (unpacked < n && !failed.load(std::memory_order_relaxed)) {
+      bool progress = false;
+      if (issued < n && issued < unpacked + kRingBuffers) {
+        dma(issued++);
+        progress = true;
+      }
+      if (completed < issued && dmaCompleted(completed)) {
+        ++completed;
+        limit.store(completed, std::memory_order_release);
+        progress = true;
+      }
+      while (unpacked < n && moved(unpacked)) {
+        ++unpacked;
+        progress = true;
+      }
+      size_t i;
+      if (!progress && takeAllowed(i)) {
+        move(i);
+        progress = true;
+      }
+      if (!progress)
+        cpuRelax();
+    }
+  }
+
+  /// A worker's share of the current job.
+  void work() {
+    const std::vector<Piece> &pieces = *job.pieces;
     for (;;) {
-      if (failed.load())
-        break;
       size_t i = next.fetch_add(1);
-      if (i >= job.chunks.size())
-        break;
-      if (count == kBuffersPerWorker) {
-        complete(worker, head, job, job.chunks[inFlight[head]]);
-        head = (head + 1) % kBuffersPerWorker;
-        --count;
-      }
-      int b = (head + count) % kBuffersPerWorker;
-      const Chunk &c = job.chunks[i];
-      char *buffer = worker.buffers[b];
-      cudaError_t err;
-      if (job.toDevice) {
-        for (size_t r = 0; r < c.rows; ++r)
-          memcpy(buffer + r * c.width, job.host + c.offset + r * c.pitch,
-                 c.width);
-        err = cudaMemcpy2DAsync(job.device + c.offset, c.pitch, buffer,
-                                c.width, c.width, c.rows,
-                                cudaMemcpyHostToDevice, worker.stream);
-      } else {
-        err = cudaMemcpy2DAsync(buffer, c.width, job.device + c.offset,
-                                c.pitch, c.width, c.rows,
-                                cudaMemcpyDeviceToHost, worker.stream);
-      }
-      if (!check(err, job.toDevice ? "cudaMemcpy2DAsync (host to device, staged)"
-                                   : "cudaMemcpy2DAsync (device to host, staged)"))
-        break;
-      if (!check(cudaEventRecord(worker.events[b], worker.stream),
-                 "cudaEventRecord (staged copy)"))
-        break;
-      inFlight[b] = i;
-      ++count;
-    }
-    while (count > 0) {
-      complete(worker, head, job, job.chunks[inFlight[head]]);
-      head = (head + 1) % kBuffersPerWorker;
-      --count;
+      if (i >= pieces.size())
+        return;
+      while (limit.load(std::memory_order_acquire) <= pieces[i].chunk)
+        if (failed.load(std::memory_order_acquire))
+          return;
+        else
+          cpuRelax();
+      move(i);
     }
   }
 
-  std::vector<Worker> workers;
-  std::mutex runMutex, mutex, errorMutex;
-  std::condition_variable wake, done;
-  unsigned long long generation = 0;
-  const Job *current = nullptr;
-  std::atomic<size_t> next{0};
+  void serve(unsigned long long seen) {
+    for (;;) {
+      auto idleSince = std::chrono::steady_clock::now();
+      unsigned spins = 0;
+      while (generation.load(std::memory_order_acquire) == seen) {
+        if (++spins % 256 != 0) {
+          cpuRelax();
+          continue;
+        }
+        if (std::chrono::steady_clock::now() - idleSince < kSpinBeforeSleep)
+          continue;
+        std::unique_lock<std::mutex> lock(sleepMutex);
+        wake.wait(lock, [&] {
+          return generation.load(std::memory_order_acquire) != seen;
+        });
+      }
+      seen = generation.load(std::memory_order_acquire);
+      work();
+      finished.fetch_add(1, std::memory_order_release);
+    }
+  }
+
+  unsigned workers = 0;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t events[kRingBuffers] = {};
+  char *buffers[kRingBuffers] = {};
+  std::mutex runMutex, sleepMutex;
+  std::condition_variable wake;
+  Job job;
+  std::atomic<unsigned long long> generation{0};
+  /// `next`: the next piece to take. The pieces of chunks below `limit` may
+  /// be moved: to the device, those whose buffer is free; to the host, those
+  /// whose DMA has completed.
+  std::atomic<size_t> next{0}, limit{0};
+  std::atomic<unsigned> finished{0};
   std::atomic<bool> failed{false};
-  unsigned pending = 0;
   cudaError_t error = cudaSuccess;
   const char *operation = nullptr;
 };
 
-/// Chunks of about a fraction of the copy per worker (so that every worker
-/// has some), at least kMinChunkBytes, at most one buffer.
-std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs, unsigned workers) {
-  size_t bytes = bytesOf(slabs);
-  size_t target = bytes / (4 * (size_t)workers);
+/// Chunks of about a quarter of the copy (so that the first DMA starts
+/// early; more, smaller DMAs measured slower on the H100), at least
+/// kMinChunkBytes, at most one buffer.
+std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs) {
+  size_t target = bytesOf(slabs) / 4;
   target = std::max(kMinChunkBytes, std::min(kBufferBytes, target));
   std::vector<Chunk> chunks;
   for (const Slab &s : slabs) {
@@ -489,9 +612,27 @@ std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs, unsigned workers) {
   return chunks;
 }
 
+/// The chunks' pieces, in chunk order: byte ranges of a one-row chunk, row
+/// ranges of the others, each about kPieceBytes.
+std::vector<Piece> piecesOf(const std::vector<Chunk> &chunks) {
+  std::vector<Piece> pieces;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    const Chunk &c = chunks[i];
+    if (c.rows == 1) {
+      for (size_t x = 0; x < c.width; x += kPieceBytes)
+        pieces.push_back({i, 0, 1, x, std::min(kPieceBytes, c.width - x)});
+      continue;
+    }
+    size_t rowsPerPiece = std::max<size_t>(1, kPieceBytes / c.width);
+    for (size_t r = 0; r < c.rows; r += rowsPerPiece)
+      pieces.push_back({i, r, std::min(rowsPerPiece, c.rows - r), 0, c.width});
+  }
+  return pieces;
+}
+
 enum class PoolState { Absent, Ready, Failed };
 
-/// The pool, created at the first staged copy (see stagedMinimumBytes).
+/// The pool, created at the first staged copy (see autoStages).
 struct PoolHolder {
   std::thread init;
   std::once_flag joined;
@@ -570,21 +711,30 @@ int methodFromEnvironment(int method) {
   return method;
 }
 
-/// Copies below this many bytes stay plain cudaMemcpy under auto. The pool
-/// is created at the first staged copy (creating it when the program
-/// loaded held the driver for 7-33 ms while short programs were already
-/// inside their scop, and made most LARGE PolyBench regions slower), so a
-/// staged copy must save more than that creation costs: pageable copies
-/// to the host run at 1.3-2.3 GB/s and pay from tens of MB, copies to the
-/// device at about 8 GB/s only from hundreds of MB.
-size_t stagedMinimumBytes(bool toDevice) {
-  static size_t both = [] {
+/// Under auto, whether a copy of `bytes` is staged. Creating the pool
+/// costs about 6-11 ms on the H100 host (its pinned ring, stream and
+/// threads), more than staging saves on one copy of tens of MB: pageable
+/// copies run at about 11 GB/s to the device and 9 GB/s to the host,
+/// staged ones at 20-50 GB/s from 4 MiB up. So auto creates the pool for a
+/// copy of at least 32 MiB to the host or 64 MiB to the device, or once
+/// this process has copied 128 MiB plainly (it moves enough data to repay
+/// the pool); once the pool exists, every copy from 4 MiB up is staged.
+/// POLYCUDA_STAGED_MIN_BYTES replaces all of this with one threshold.
+bool autoStages(size_t bytes, bool toDevice) {
+  static const size_t fixed = [] {
     const char *v = getenv("POLYCUDA_STAGED_MIN_BYTES");
     return v && *v ? (size_t)atoll(v) : (size_t)0;
   }();
-  if (both)
-    return both;
-  return toDevice ? (size_t)256 << 20 : (size_t)32 << 20;
+  static size_t plainBytes = 0;
+  if (fixed)
+    return bytes >= fixed;
+  constexpr size_t MiB = (size_t)1 << 20;
+  bool stage = bytes >= 4 * MiB &&
+               (poolHolder().state == PoolState::Ready ||
+                bytes >= (toDevice ? 64 : 32) * MiB || plainBytes >= 128 * MiB);
+  if (!stage)
+    plainBytes += bytes;
+  return stage;
 }
 
 const char *methodName(int method) {
@@ -610,13 +760,11 @@ int copyWith(int method, bool toDevice, char *device, char *host,
   const char *src = toDevice ? host : device;
   if (method == POLYCUDA_TRANSFERS_STAGED) {
     if (StagingPool *pool = stagingPool(where)) {
-      Job job;
-      job.toDevice = toDevice;
-      job.device = device;
-      job.host = host;
-      job.chunks = chunksOf(slabs, pool->size());
+      std::vector<Chunk> chunks = chunksOf(slabs);
+      std::vector<Piece> pieces = piecesOf(chunks);
       const char *operation = nullptr;
-      cudaError_t err = pool->run(job, operation);
+      cudaError_t err =
+          pool->run(toDevice, device, host, chunks, pieces, operation);
       if (err != cudaSuccess)
         failWith(where, operation, err, nullptr);
       return method;
@@ -640,8 +788,8 @@ void copyBox(bool toDevice, char *device, char *host, size_t elementSize,
   Clock::time_point start = Clock::now();
   method = methodFromEnvironment(method);
   if (method == POLYCUDA_TRANSFERS_AUTO)
-    method = bytes < stagedMinimumBytes(toDevice) ? POLYCUDA_TRANSFERS_PLAIN
-                                                  : POLYCUDA_TRANSFERS_STAGED;
+    method = autoStages(bytes, toDevice) ? POLYCUDA_TRANSFERS_STAGED
+                                         : POLYCUDA_TRANSFERS_PLAIN;
   int used = POLYCUDA_TRANSFERS_PLAIN;
   if (bytes > 0)
     used = copyWith(method, toDevice, device, host, slabs, where);
