@@ -313,13 +313,14 @@ int methodFromEnvironment(int method) {
 }
 
 /// Under auto, whether a copy of `bytes` is staged. Creating the pool
-/// costs about 6-11 ms on the H100 host (its pinned ring, stream and
-/// threads), more than staging saves on one copy of tens of MB: pageable
-/// copies run at about 11 GB/s to the device and 9 GB/s to the host,
-/// staged ones at 20-50 GB/s from 4 MiB up. So auto creates the pool for a
-/// copy of at least 32 MiB to the host or 64 MiB to the device, or once
-/// this process has copied 128 MiB plainly (it moves enough data to repay
-/// the pool); once the pool exists, every copy from 4 MiB up is staged.
+/// costs milliseconds (page-locking its ring, starting its threads), more
+/// than staging saves on one copy of a few MB: pageable copies run at
+/// about 11 GB/s to the device and 9 GB/s (down to 1 GB/s into untouched
+/// pages) to the host, staged ones at 20-50 GB/s from 4 MiB up. So auto
+/// creates the pool for a copy of at least 16 MiB to the host or 64 MiB to
+/// the device, or once this process has copied 64 MiB plainly (it moves
+/// enough data to repay the pool); once the pool exists, every copy from
+/// 4 MiB up is staged.
 /// POLYCUDA_STAGED_MIN_BYTES replaces all of this with one threshold.
 bool autoStages(size_t bytes, bool toDevice) {
   static const size_t fixed = [] {
@@ -332,7 +333,7 @@ bool autoStages(size_t bytes, bool toDevice) {
   constexpr size_t MiB = (size_t)1 << 20;
   bool stage = bytes >= 4 * MiB &&
                (poolHolder().state == PoolState::Ready ||
-                bytes >= (toDevice ? 64 : 32) * MiB || plainBytes >= 128 * MiB);
+                bytes >= (toDevice ? 64 : 16) * MiB || plainBytes >= 64 * MiB);
   if (!stage)
     plainBytes += bytes;
   return stage;

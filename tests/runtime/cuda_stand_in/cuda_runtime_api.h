@@ -24,10 +24,11 @@
 enum cudaError_t {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
   cudaErrorNotReady = 600
 };
 enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
-enum { cudaHostAllocDefault = 0, cudaEventDisableTiming = 2 };
+enum { cudaHostRegisterDefault = 0, cudaEventDisableTiming = 2 };
 
 namespace cuda_stand_in {
 using Clock = std::chrono::steady_clock;
@@ -97,9 +98,8 @@ inline void cudaStandInFailCopy(long n) {
   cuda_stand_in::state().failIn = n;
 }
 
-inline cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned) {
-  *p = malloc(bytes);
-  return *p ? cudaSuccess : cudaErrorInvalidValue;
+inline cudaError_t cudaHostRegister(void *, size_t, unsigned) {
+  return cudaSuccess;
 }
 inline cudaError_t cudaStreamCreate(cudaStream_t *stream) {
   *stream = new CUstream_st;
