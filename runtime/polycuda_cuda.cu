@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace {
@@ -207,18 +208,27 @@ void copyPlain(char *dst, const char *src, const std::vector<Slab> &slabs,
     copySlab(dst, src, s, kind, where);
 }
 
-/// Page-locks the host bytes of the slabs for the copy. Returns false (and
-/// copies nothing) when registration fails.
-bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
-                    cudaMemcpyKind kind, char *host, const char *where) {
+/// The whole pages [begin, stop) that hold the host bytes of `slabs`;
+/// returns the page size.
+size_t pagesOf(const char *host, const std::vector<Slab> &slabs,
+               uintptr_t &begin, uintptr_t &stop) {
   size_t first = (size_t)-1, end = 0;
   for (const Slab &s : slabs) {
     first = std::min(first, s.offset);
     end = std::max(end, s.offset + (s.rows - 1) * s.pitch + s.width);
   }
   static const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  uintptr_t begin = ((uintptr_t)(host + first)) / page * page;
-  uintptr_t stop = ((uintptr_t)(host + end) + page - 1) / page * page;
+  begin = (uintptr_t)(host + first) / page * page;
+  stop = ((uintptr_t)(host + end) + page - 1) / page * page;
+  return page;
+}
+
+/// Page-locks the host bytes of the slabs for the copy. Returns false (and
+/// copies nothing) when registration fails.
+bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
+                    cudaMemcpyKind kind, char *host, const char *where) {
+  uintptr_t begin, stop;
+  pagesOf(host, slabs, begin, stop);
   cudaError_t err =
       cudaHostRegister((void *)begin, stop - begin, cudaHostRegisterDefault);
   if (err != cudaSuccess) {
@@ -312,17 +322,37 @@ int methodFromEnvironment(int method) {
   return method;
 }
 
+/// True when most pages of the host bytes of `slabs` are not in memory yet
+/// (mincore): a copy into them faults every page in on the way, and plain
+/// cudaMemcpy to the host then runs at about 1.2 GB/s on the H100 host (a
+/// scop's output arrays that the program never initialised).
+bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
+  uintptr_t begin, stop;
+  size_t page = pagesOf(host, slabs, begin, stop);
+  std::vector<unsigned char> resident((stop - begin) / page);
+  if (resident.empty() ||
+      mincore((void *)begin, stop - begin, resident.data()) != 0)
+    return false; // not known: as if touched
+  size_t in = 0;
+  for (unsigned char r : resident)
+    in += r & 1;
+  return in * 2 < resident.size();
+}
+
 /// Under auto, whether a copy of `bytes` is staged. Creating the pool
-/// costs milliseconds (page-locking its ring, starting its threads), more
-/// than staging saves on one copy of a few MB: pageable copies run at
-/// about 11 GB/s to the device and 9 GB/s (down to 1 GB/s into untouched
-/// pages) to the host, staged ones at 20-50 GB/s from 4 MiB up. So auto
-/// creates the pool for a copy of at least 16 MiB to the host or 64 MiB to
-/// the device, or once this process has copied 64 MiB plainly (it moves
-/// enough data to repay the pool); once the pool exists, every copy from
-/// 4 MiB up is staged.
+/// costs milliseconds (page-locking its ring, starting its threads: 5.6 ms
+/// on the H100 host), more than staging saves on one copy of a few MB into
+/// memory the program has touched: pageable copies run at about 11 GB/s to
+/// the device and to the host, staged ones at 20-50 GB/s from 4 MiB up.
+/// Into untouched memory, plain copies to the host run at about 1.2 GB/s,
+/// and several threads fault the pages in far faster. So auto creates the
+/// pool for a copy of at least 16 MiB to the host or 64 MiB to the device,
+/// for a copy of 4 MiB to untouched host memory, or once this process has
+/// copied 64 MiB plainly (it moves enough data to repay the pool); once the
+/// pool exists, every copy from 4 MiB up is staged.
 /// POLYCUDA_STAGED_MIN_BYTES replaces all of this with one threshold.
-bool autoStages(size_t bytes, bool toDevice) {
+bool autoStages(size_t bytes, bool toDevice, const char *host,
+                const std::vector<Slab> &slabs) {
   static const size_t fixed = [] {
     const char *v = getenv("POLYCUDA_STAGED_MIN_BYTES");
     return v && *v ? (size_t)atoll(v) : (size_t)0;
@@ -333,7 +363,9 @@ bool autoStages(size_t bytes, bool toDevice) {
   constexpr size_t MiB = (size_t)1 << 20;
   bool stage = bytes >= 4 * MiB &&
                (poolHolder().state == PoolState::Ready ||
-                bytes >= (toDevice ? 64 : 16) * MiB || plainBytes >= 64 * MiB);
+                bytes >= (toDevice ? 64 : 16) * MiB ||
+                plainBytes >= 64 * MiB ||
+                (!toDevice && mostlyUntouched(host, slabs)));
   if (!stage)
     plainBytes += bytes;
   return stage;
@@ -390,8 +422,9 @@ void copyBox(bool toDevice, char *device, char *host, size_t elementSize,
   Clock::time_point start = Clock::now();
   method = methodFromEnvironment(method);
   if (method == POLYCUDA_TRANSFERS_AUTO)
-    method = autoStages(bytes, toDevice) ? POLYCUDA_TRANSFERS_STAGED
-                                         : POLYCUDA_TRANSFERS_PLAIN;
+    method = autoStages(bytes, toDevice, host, slabs)
+                 ? POLYCUDA_TRANSFERS_STAGED
+                 : POLYCUDA_TRANSFERS_PLAIN;
   int used = POLYCUDA_TRANSFERS_PLAIN;
   if (bytes > 0)
     used = copyWith(method, toDevice, device, host, slabs, where);

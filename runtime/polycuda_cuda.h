@@ -35,9 +35,10 @@ extern "C" {
 /// - registered: the host range is page-locked (cudaHostRegister) for the
 ///   copy and released after it;
 /// - auto: staged from 4 MiB once the pool exists; the pool is created for
-///   a copy of 16 MiB to the host or 64 MiB to the device, or once the
-///   process has copied 64 MiB plainly; plain otherwise (registered when
-///   the pool could not be created).
+///   a copy of 16 MiB to the host or 64 MiB to the device, a copy of 4 MiB
+///   into host memory whose pages are mostly not in memory yet (mincore),
+///   or once the process has copied 64 MiB plainly; plain otherwise
+///   (registered when the pool could not be created).
 /// A pinned allocation or registration that fails falls back to plain.
 #define POLYCUDA_TRANSFERS_AUTO 0
 #define POLYCUDA_TRANSFERS_PLAIN 1
