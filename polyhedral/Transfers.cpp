@@ -88,8 +88,10 @@ void exactBoxes(Transfer &transfer, const Array &array,
                 const isl::set &writes, const isl::set &must,
                 const isl::set &read);
 
-/// The conservative boxes: everything the scop accesses, both ways.
-void wholeBoxes(Transfer &transfer, const Array &array);
+/// The conservative boxes: everything the scop accesses, both ways
+/// (`why`: why not the exact ones, for the report).
+void wholeBoxes(Transfer &transfer, const Array &array,
+                const std::string &why);
 
 /// `transfer.out` over whole trailing dimensions, where that adds only
 /// elements copied in (see the definition).
@@ -98,7 +100,8 @@ void widenOutBox(Transfer &transfer, const Array &array,
 
 } // namespace
 
-void computeTransfers(GpuProgram &program, TransferMethod method) {
+void computeTransfers(GpuProgram &program, TransferMethod method,
+                      bool exact) {
   const Scop &scop = *program.scop;
   const isl::set &context = scop.context;
   isl::union_set accessed =
@@ -122,6 +125,12 @@ void computeTransfers(GpuProgram &program, TransferMethod method) {
     transfer.allocated = boxOf(elements, context, 0);
     isl::set writes = written.extract_set(space);
     transfer.toHost = !array.isLocal && !writes.is_empty();
+    if (!exact) {
+      wholeBoxes(transfer, array, "the cheapest fallbacks: the translation "
+                                  "exceeded its processor-time budget");
+      program.transfers.push_back(std::move(transfer));
+      continue;
+    }
     try {
       // Exact boxes can take isl very long on may-accesses and many
       // statements (29 s for one random program); past the budget the
@@ -133,7 +142,8 @@ void computeTransfers(GpuProgram &program, TransferMethod method) {
       widenOutBox(transfer, array, space, context);
     } catch (const isl::exception &) {
       resetError(scop.ctx);
-      wholeBoxes(transfer, array);
+      wholeBoxes(transfer, array, "the exact copy sets exceeded their isl "
+                                  "budget");
     }
     program.transfers.push_back(std::move(transfer));
   }
@@ -212,21 +222,20 @@ void widenOutBox(Transfer &transfer, const Array &array,
                         "are not written; whole rows are copied as one range)";
 }
 
-void wholeBoxes(Transfer &transfer, const Array &array) {
+void wholeBoxes(Transfer &transfer, const Array &array,
+                const std::string &why) {
   transfer.written = transfer.accessed;
   transfer.out = transfer.allocated;
   transfer.outExact = false;
   transfer.toDevice = !array.isLocal;
   transfer.in = transfer.allocated;
   transfer.inExact = false;
-  transfer.inReason = array.isLocal ? "local to the scop"
-                                    : "all it accesses (the exact copy sets "
-                                      "exceeded their isl budget)";
-  transfer.outReason = array.isLocal    ? "local to the scop"
-                       : transfer.toHost ? "written (all it accesses: the "
-                                           "exact copy sets exceeded their "
-                                           "isl budget)"
-                                         : "not written";
+  transfer.inReason =
+      array.isLocal ? "local to the scop" : "all it accesses (" + why + ")";
+  transfer.outReason = array.isLocal ? "local to the scop"
+                       : transfer.toHost
+                           ? "written (all it accesses: " + why + ")"
+                           : "not written";
 }
 
 } // namespace
