@@ -18,8 +18,8 @@ namespace polycuda::polyhedral {
 
 /// Milliseconds isl's scheduler may take before the fallback is used (0:
 /// no limit). Well within the translation's processor-time budget (the
-/// driver's --cpu-budget, 1.3 s): past that budget the whole scop runs on
-/// one thread, while this fallback keeps the original loops' parallelism.
+/// driver's --cpu-budget): past that budget the whole scop runs on one
+/// thread, while this fallback keeps the original loops' parallelism.
 /// No inputs/ schedule takes half of it. Sanitizers slow isl down several
 /// times: they get more.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

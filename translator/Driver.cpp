@@ -62,7 +62,7 @@ cl::OptionCategory category("polycuda options");
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr unsigned kTranslationCpuBudgetMs = 15000;
 #else
-constexpr unsigned kTranslationCpuBudgetMs = 1300;
+constexpr unsigned kTranslationCpuBudgetMs = 1000;
 #endif
 
 struct Options {
