@@ -55,14 +55,15 @@ private:
 cl::OptionCategory category("polycuda options");
 
 /// Processor time the translation may take before it is done again with
-/// the cheapest fallbacks (--cpu-budget): with those, every accepted random
-/// program translates in under 2 s on the 2-core development machine
-/// (bench/results/translation_*). Sanitizers slow isl down several times:
-/// they get more.
+/// the cheapest fallbacks (--cpu-budget): with those, random programs
+/// translate in about 2 s at most on the 2-core development machine
+/// (bench/results/translation_*), while the slowest PolyBench kernel
+/// (deriche, 0.7-1 s with --explain, loaded or not) stays clear of it.
+/// Sanitizers slow isl down several times: they get more.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr unsigned kTranslationCpuBudgetMs = 15000;
 #else
-constexpr unsigned kTranslationCpuBudgetMs = 1000;
+constexpr unsigned kTranslationCpuBudgetMs = 1200;
 #endif
 
 struct Options {
