@@ -10,13 +10,13 @@
 #include <cstring>
 #include <dirent.h>
 #include <functional>
-#include <map>
-#include <vector>
 #include <iostream>
+#include <map>
 #include <poll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace polycuda::polyhedral {
 
@@ -138,10 +138,6 @@ bool readStat(const std::string &pid, long &parent, unsigned long ticks[4]) {
                      &flags, &minor, &cminor, &major, &cmajor, &ticks[0],
                      &ticks[1], &ticks[2], &ticks[3]) == 15;
 }
-
-} // namespace
-
-namespace {
 
 /// Kills the descendants of `pid` (not `pid` itself), deepest first.
 void killDescendants(int pid) {
