@@ -387,14 +387,16 @@ isl::ast_node buildHostAst(const GpuProgram &program) {
   });
 }
 
-/// The check of `kernel`'s AST (see KernelCheck).
-KernelCheck kernelCheck(const GpuProgram &program, const Kernel &kernel) {
+/// The check of `kernel`'s AST (see KernelCheck); `order` is
+/// dependenceOrder of the program's dependences, computed once for all
+/// kernels.
+KernelCheck kernelCheck(const GpuProgram &program, const Kernel &kernel,
+                        const isl::union_map &order) {
   KernelCheck check;
   check.domain = kernel.domain;
   // Both ends in the kernel's domain, whose host iterators are parameters:
   // the dependences within one launch.
-  check.deps = dependenceOrder(program.deps, program.scop->ctx)
-                   .intersect_domain(kernel.domain)
+  check.deps = order.intersect_domain(kernel.domain)
                    .intersect_range(kernel.domain);
   for (unsigned d = 0; d < kernel.numMapped; ++d) {
     check.threadParams.push_back(program.names.blockId + std::to_string(d));
@@ -411,14 +413,16 @@ KernelCheck kernelCheck(const GpuProgram &program, const Kernel &kernel) {
 class KernelAstThread {
 public:
   /// Starts building the ASTs of `kernels` (if any) from their subtrees in
-  /// `trees`, under the operation limit `limit`.
+  /// `trees`, under the operation limit `limit`, checked against `order`
+  /// (see kernelCheck).
   KernelAstThread(const GpuProgram &program,
                   const std::vector<Kernel *> &kernels,
                   const std::vector<isl::schedule> &trees,
-                  const std::string &prefix, unsigned long limit)
+                  const std::string &prefix, unsigned long limit,
+                  const isl::union_map &order)
       : kernels(kernels), asts(kernels.size()) {
     for (Kernel *kernel : kernels) {
-      KernelCheck check = kernelCheck(program, *kernel);
+      KernelCheck check = kernelCheck(program, *kernel, order);
       jobs.push_back({toString(trees[kernel->id]),
                       kernel->deviceTree.is_null()
                           ? std::string()
@@ -524,13 +528,15 @@ void generateGpuAsts(GpuProgram &program) {
   shareKernels(program, here, there);
   std::vector<isl::schedule> trees = kernelSchedules(program);
   std::string prefix = program.names.kernelIterator;
+  isl::union_map order = dependenceOrder(program.deps, program.scop->ctx);
   KernelAstThread worker(program, there, trees, prefix,
-                         maxOperations(program.scop->ctx));
+                         maxOperations(program.scop->ctx), order);
   for (Kernel *kernel : here) {
     bool dropped = false;
     kernel->ast = buildKernelAst(kernel->context, kernel->deviceTree,
                                  trees[kernel->id], prefix, kernel->numMapped,
-                                 kernelCheck(program, *kernel), dropped);
+                                 kernelCheck(program, *kernel, order),
+                                 dropped);
     if (dropped)
       dropPromotions(*kernel);
   }

@@ -149,7 +149,7 @@ Dependences computeDependences(const Scop &scop, DependenceCache &cache,
   bool exceeded = false;
   {
     // One budget for the parts this call computes.
-    OperationLimit limit(scop.ctx, kDependenceOperationLimit);
+    OperationLimit limit(scop.ctx, cache.maxOperations);
     try {
       for (unsigned a : arrays) {
         auto cached = cache.parts.find(a);

@@ -49,6 +49,9 @@ struct Dependences {
   isl::union_map all() const { return flow.unite(anti).unite(output); }
 };
 
+/// isl operations the dataflow analysis may spend on one scop.
+inline constexpr unsigned long kDependenceOperationLimit = 2000000;
+
 /// What the dependence stage keeps of a scop between its runs: each array's
 /// part of the dependences of the statements as they are now (accesses to
 /// different arrays never depend on each other), each computed once, and
@@ -61,6 +64,8 @@ struct Dependences {
 struct DependenceCache {
   std::map<unsigned, std::shared_ptr<const Dependences>> parts;
   bool budgetExceeded = false;
+  /// isl operations one computeDependences call may spend (0: no limit).
+  unsigned long maxOperations = kDependenceOperationLimit;
   /// Why no dependences are known once budgetExceeded is set.
   std::string incompleteReason = "dependence analysis exceeded its budget";
   void invalidate() { parts.clear(); }
@@ -85,9 +90,6 @@ Dependences restrictToStatements(const Dependences &deps,
 /// of its iteration), and the memory-based WAR and WAW relations keep the
 /// pairs of one iteration, which are those that share an element now.
 Dependences expandAlongLoops(const Dependences &deps, unsigned depth);
-
-/// isl operations the dataflow analysis may spend on one scop.
-inline constexpr unsigned long kDependenceOperationLimit = 2000000;
 
 /// Computes the dependences of `scop` with isl's dataflow analysis; see
 /// Dependences::complete for what happens when it exceeds its budget. Each

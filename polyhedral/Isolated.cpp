@@ -1,16 +1,22 @@
 //===- Isolated.cpp - Work bounded by wall-clock time ---------------------===//
 #include "Isolated.h"
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <functional>
 #include <iostream>
+#include <map>
 #include <poll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace polycuda::polyhedral {
 
@@ -104,7 +110,92 @@ runWithDeadline(const std::function<std::string()> &work, unsigned limitMs) {
   return text.substr(1);
 }
 
-ChildOutcome runInChild(const std::function<std::string()> &work) {
+namespace {
+
+/// The fields of /proc/PID/stat after the command: its parent, and its
+/// user, system, and waited-for children's user and system times, in
+/// clock ticks. False if the process is gone.
+bool readStat(const std::string &pid, long &parent, unsigned long ticks[4]) {
+  std::FILE *file = std::fopen(("/proc/" + pid + "/stat").c_str(), "r");
+  if (!file)
+    return false;
+  char buffer[1024];
+  size_t n = std::fread(buffer, 1, sizeof buffer - 1, file);
+  std::fclose(file);
+  buffer[n] = 0;
+  // The command is in parentheses and may hold spaces: fields follow the
+  // last ')'.
+  const char *rest = std::strrchr(buffer, ')');
+  if (!rest)
+    return false;
+  char state;
+  long group, session, tty, foreground;
+  unsigned long flags, minor, cminor, major, cmajor;
+  return std::sscanf(rest + 1,
+                     " %c %ld %ld %ld %ld %ld %lu %lu %lu %lu %lu %lu %lu "
+                     "%lu %lu",
+                     &state, &parent, &group, &session, &tty, &foreground,
+                     &flags, &minor, &cminor, &major, &cmajor, &ticks[0],
+                     &ticks[1], &ticks[2], &ticks[3]) == 15;
+}
+
+/// Kills the descendants of `pid` (not `pid` itself), deepest first.
+void killDescendants(int pid) {
+  std::map<long, std::vector<long>> children;
+  if (DIR *proc = ::opendir("/proc")) {
+    while (struct dirent *entry = ::readdir(proc)) {
+      if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0])))
+        continue;
+      long parent;
+      unsigned long ticks[4];
+      if (readStat(entry->d_name, parent, ticks))
+        children[parent].push_back(std::stol(entry->d_name));
+    }
+    ::closedir(proc);
+  }
+  std::function<void(long)> kill = [&](long process) {
+    for (long child : children[process]) {
+      kill(child);
+      ::kill(child, SIGKILL);
+    }
+  };
+  kill(pid);
+}
+
+} // namespace
+
+unsigned long processTreeCpuMs(int pid) {
+  // Every process's parent, to find the descendants of `pid`.
+  std::map<long, std::vector<std::string>> children;
+  std::map<std::string, unsigned long> own;
+  if (DIR *proc = ::opendir("/proc")) {
+    while (struct dirent *entry = ::readdir(proc)) {
+      if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0])))
+        continue;
+      long parent;
+      unsigned long ticks[4];
+      if (!readStat(entry->d_name, parent, ticks))
+        continue;
+      children[parent].push_back(entry->d_name);
+      own[entry->d_name] = ticks[0] + ticks[1] + ticks[2] + ticks[3];
+    }
+    ::closedir(proc);
+  }
+  unsigned long total = 0;
+  std::vector<std::string> pending = {std::to_string(pid)};
+  while (!pending.empty()) {
+    std::string next = pending.back();
+    pending.pop_back();
+    total += own[next];
+    for (const std::string &child : children[std::stol(next)])
+      pending.push_back(child);
+  }
+  long hz = ::sysconf(_SC_CLK_TCK);
+  return hz > 0 ? total * 1000 / hz : 0;
+}
+
+ChildOutcome runInChild(const std::function<std::string()> &work,
+                        unsigned cpuLimitMs) {
   ChildOutcome outcome;
   std::fflush(nullptr);
   std::cout.flush();
@@ -132,6 +223,20 @@ ChildOutcome runInChild(const std::function<std::string()> &work) {
   std::string text;
   char buffer[1 << 16];
   for (;;) {
+    if (cpuLimitMs) {
+      // Every 20 ms, the processor time the child's processes have used.
+      struct pollfd p = {fds[0], POLLIN, 0};
+      int ready = ::poll(&p, 1, 20);
+      if (ready < 0 && errno != EINTR)
+        break;
+      if (ready <= 0) {
+        if (processTreeCpuMs(child) > cpuLimitMs) {
+          outcome.overTime = true;
+          break;
+        }
+        continue;
+      }
+    }
     ssize_t n = ::read(fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR)
       continue;
@@ -140,9 +245,17 @@ ChildOutcome runInChild(const std::function<std::string()> &work) {
     text.append(buffer, n);
   }
   ::close(fds[0]);
+  if (outcome.overTime) {
+    // Its descendants first (the scheduler's child, say), then the child:
+    // each is found through its parent while that still lives.
+    killDescendants(child);
+    ::kill(child, SIGKILL);
+  }
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
+  if (outcome.overTime)
+    return outcome;
   if (WIFSIGNALED(status))
     outcome.signal = WTERMSIG(status);
   else if (WIFEXITED(status))

@@ -28,6 +28,8 @@ struct ChildOutcome {
   std::optional<std::string> result; ///< what the work returned, if it did
   int exitCode = 0;                  ///< the child's exit status otherwise
   int signal = 0;                    ///< the signal that killed it, or 0
+  /// It used more processor time than its limit and was killed.
+  bool overTime = false;
 };
 
 /// Runs `work` in a child process without a deadline, so that a crash in a
@@ -37,7 +39,17 @@ struct ChildOutcome {
 /// (output printed, files written) happens in the child. Output buffered
 /// by the caller is flushed first, so that it is not printed twice. Must
 /// not be called while other threads run.
-ChildOutcome runInChild(const std::function<std::string()> &work);
+///
+/// With `cpuLimitMs` (not 0), the child is killed once it and the processes
+/// it started, together, have used that much processor time (user and
+/// system, all threads): a bound on the work, which unlike wall-clock time
+/// does not grow when other programs load the machine.
+ChildOutcome runInChild(const std::function<std::string()> &work,
+                        unsigned cpuLimitMs = 0);
+
+/// Milliseconds of processor time process `pid` and its descendants have
+/// used (those that ended, once waited for, included); 0 if unknown.
+unsigned long processTreeCpuMs(int pid);
 
 } // namespace polycuda::polyhedral
 

@@ -48,6 +48,14 @@ void runStage(const char *stage, const SourceLoc &where,
   }
 }
 
+/// With -v: a stage that took its fallback, and why.
+void noteFallback(const PipelineOptions &options, const SourceLoc &where,
+                  const char *stage, const std::string &reason) {
+  if (options.verbose && options.dumpStream)
+    *options.dumpStream << "polycuda: " << where.str() << ": fallback: "
+                        << stage << ": " << reason << "\n";
+}
+
 void dump(const PipelineOptions &options, const char *stage,
           const std::function<std::string()> &text) {
   if (options.dumpStream && options.dumpAfter == stage)
@@ -77,6 +85,8 @@ ScheduleResult runSchedulePipeline(const Scop &scop, DependenceCache &cache,
   dump(options, "scop", [&] { return scop.str(); });
   runStage("dependences", scop.loc, options,
            [&] { deps = computeDependences(scop, cache); });
+  if (!deps.complete)
+    noteFallback(options, scop.loc, "dependences", deps.incompleteReason);
   dump(options, "dependences", [&] {
     return "flow: " + toString(deps.flow) + "\nanti: " + toString(deps.anti) +
            "\noutput: " + toString(deps.output);
@@ -86,6 +96,8 @@ ScheduleResult runSchedulePipeline(const Scop &scop, DependenceCache &cache,
     result = computeSchedule(scop, deps, options.scheduling);
   });
   dump(options, "schedule", [&] { return toString(result.schedule); });
+  if (result.usedFallback && deps.complete)
+    noteFallback(options, scop.loc, "schedule", result.fallbackReason);
   return result;
 }
 
@@ -132,6 +144,7 @@ GpuProgram runGpuPipeline(const Scop &scop, DependenceCache &cache,
     program.fallbackReason = "generating code for the parallel mapping "
                              "exceeded its budget; the scop runs in its "
                              "original order on one GPU thread";
+    noteFallback(options, scop.loc, "ast", program.fallbackReason);
     return program;
   }
 }
@@ -163,7 +176,20 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
                promoteAccumulators(program);
            });
   runStage("transfers", scop.loc, options,
-           [&] { computeTransfers(program, options.transfers); });
+           [&] {
+             computeTransfers(program, options.transfers,
+                              options.exactTransfers);
+           });
+  unsigned whole = 0;
+  for (const Transfer &transfer : program.transfers)
+    whole += transfer.inReason.find("(all it accesses") != std::string::npos;
+  if (whole)
+    noteFallback(options, scop.loc, "transfers",
+                 std::to_string(whole) + " array(s) copied over all they "
+                 "access, both ways" + (options.exactTransfers
+                     ? std::string(" (the exact copy sets exceeded their isl "
+                                   "budget)")
+                     : std::string(" (the cheapest fallbacks)")));
   runStage("persistent", scop.loc, options,
            [&] { choosePersistentLoops(program, options.persistent); });
   runStage("ast", scop.loc, options, [&] {
@@ -250,10 +276,10 @@ PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
                          const PipelineOptions &options) {
   PreparedScop prepared;
   SourceLoc loc = scop->loc;
+  prepared.dependences.maxOperations = options.dependenceMaxOperations;
   if (options.skipDependences) {
     prepared.dependences.budgetExceeded = true;
-    prepared.dependences.incompleteReason =
-        "the dependence analysis was not run (isl crashed in it)";
+    prepared.dependences.incompleteReason = options.skipReason;
     return prepared;
   }
   runStage("scalar expansion", loc, options, [&] {

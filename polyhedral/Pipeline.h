@@ -46,6 +46,28 @@ struct PipelineOptions {
   /// Run no dependence analysis: every scop keeps its original order on
   /// one thread (the driver's retry after isl crashed).
   bool skipDependences = false;
+  /// Why skipDependences is set, for the report.
+  std::string skipReason = "the dependence analysis was not run (isl "
+                           "crashed in it)";
+  /// isl operations the dependence analysis of a scop may spend
+  /// (--dependence-max-operations; DependenceCache::maxOperations).
+  unsigned long dependenceMaxOperations = kDependenceOperationLimit;
+  /// Exact copy sets (Transfers.h); without, every array is copied over
+  /// the box of all it accesses, both ways.
+  bool exactTransfers = true;
+
+  /// The cheapest translation that is always right, for the driver's retry
+  /// after the translation exceeded its processor-time budget: no
+  /// dependence analysis (the original order on one thread), no memory
+  /// promotion, no exact copy sets, no index-set splitting. `reason` is
+  /// what the report says of the dependences.
+  void makeMinimal(const std::string &reason) {
+    skipDependences = true;
+    skipReason = reason;
+    registers = false;
+    shared = false;
+    exactTransfers = false;
+  }
 };
 
 /// The record of the scop-level stages before scheduling: what they

@@ -17,11 +17,15 @@
 namespace polycuda::polyhedral {
 
 /// Milliseconds isl's scheduler may take before the fallback is used (0:
-/// no limit). Sanitizers slow isl down several times: they get more.
+/// no limit). Well within the translation's processor-time budget (the
+/// driver's --cpu-budget): past that budget the whole scop runs on one
+/// thread, while this fallback keeps the original loops' parallelism.
+/// No inputs/ schedule takes half of it. Sanitizers slow isl down several
+/// times: they get more.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr unsigned kScheduleTimeLimitMs = 15000;
+inline constexpr unsigned kScheduleTimeLimitMs = 8000;
 #else
-inline constexpr unsigned kScheduleTimeLimitMs = 1500;
+inline constexpr unsigned kScheduleTimeLimitMs = 800;
 #endif
 
 struct SchedulingOptions {

@@ -16,9 +16,11 @@ namespace polycuda::polyhedral {
 
 /// Fills `program.transfers`, one per array that lives in device memory
 /// (not those promoted to registers, MemoryPromotion.h). Every transfer
-/// gets `method`.
+/// gets `method`. Without `exact`, every array is copied over the box of
+/// all it accesses, both ways (always right, and cheap).
 void computeTransfers(GpuProgram &program,
-                      TransferMethod method = TransferMethod::Auto);
+                      TransferMethod method = TransferMethod::Auto,
+                      bool exact = true);
 
 /// "auto", "plain", "staged" or "registered".
 const char *transferMethodName(TransferMethod method);

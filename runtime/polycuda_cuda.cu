@@ -12,15 +12,17 @@
 // Copies (see polycuda_cuda.h for the methods). cudaMemcpy from pageable
 // memory runs at a fraction of the link's speed: the driver stages it
 // through a small pinned buffer with one thread. The staged method does the
-// same with a pool of pinned buffers created once per process (at its first
-// staged copy), and several host threads that each pack (or unpack) a chunk into one of
-// their buffers while the DMA of their previous chunk runs on their stream.
-// The pool's streams are blocking streams: they wait for the kernels
-// launched on the legacy default stream, and the kernels wait for them.
+// same through a ring of pinned buffers created once per process (at its
+// first staged copy): several host threads pack (or unpack) chunks while
+// the calling thread issues the DMAs of the chunks already packed (see
+// "The staging pool"). The pool's stream is a blocking stream: it waits
+// for the kernels launched on the legacy default stream, and they wait
+// for it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "polycuda_cuda.h"
+#include "polycuda_staging.h"
 
 #include <cuda_runtime_api.h>
 
@@ -28,6 +30,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -37,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace {
@@ -173,63 +177,16 @@ void note(const char *where, const char *message, cudaError_t err) {
           cudaGetErrorName(err));
 }
 
-//===- Boxes ---------------------------------------------------------------===//
+//===- Boxes and the staging pool (polycuda_staging.h) --------------------===//
 
-/// `rows` rows of `width` bytes, `pitch` bytes apart, starting `offset`
-/// bytes into both the host and the device array (same layout).
-struct Slab {
-  size_t offset, pitch, width, rows;
-};
-
-/// A box as 2-D slabs: trailing dimensions that the box covers entirely are
-/// merged into its rows, so a box of whole rows (or planes) is one row.
-std::vector<Slab> slabsOf(size_t elementSize, int rank, const long long *extents,
-                          const long long *lower, const long long *upper) {
-  std::vector<Slab> slabs;
-  if (rank <= 0) {
-    slabs.push_back({0, elementSize, elementSize, 1});
-    return slabs;
-  }
-  std::vector<size_t> stride(rank), count(rank);
-  for (int d = 0; d < rank; ++d) {
-    if (upper[d] < lower[d] || lower[d] < 0)
-      return slabs;
-    count[d] = (size_t)(upper[d] - lower[d] + 1);
-  }
-  stride[rank - 1] = elementSize;
-  for (int d = rank - 2; d >= 0; --d)
-    stride[d] = stride[d + 1] * (size_t)extents[d + 1];
-  int k = rank - 1;
-  while (k > 0 && lower[k] == 0 && (long long)count[k] == extents[k])
-    --k;
-  size_t width = count[k] * stride[k];
-  size_t inner = (size_t)lower[k] * stride[k];
-  if (k == 0) {
-    slabs.push_back({inner, width, width, 1});
-    return slabs;
-  }
-  // One slab per index of the dimensions before k - 1.
-  std::vector<size_t> index(k - 1, 0);
-  for (;;) {
-    size_t offset = inner + (size_t)lower[k - 1] * stride[k - 1];
-    for (int d = 0; d + 1 < k; ++d)
-      offset += ((size_t)lower[d] + index[d]) * stride[d];
-    slabs.push_back({offset, stride[k - 1], width, count[k - 1]});
-    int d = k - 2;
-    while (d >= 0 && ++index[d] == count[d])
-      index[d--] = 0;
-    if (d < 0)
-      break;
-  }
-  return slabs;
-}
-
-size_t bytesOf(const std::vector<Slab> &slabs) {
-  size_t bytes = 0;
-  for (const Slab &s : slabs)
-    bytes += s.width * s.rows;
-  return bytes;
-}
+using polycuda::staging::Chunk;
+using polycuda::staging::Piece;
+using polycuda::staging::Slab;
+using polycuda::staging::StagingPool;
+using polycuda::staging::bytesOf;
+using polycuda::staging::chunksOf;
+using polycuda::staging::piecesOf;
+using polycuda::staging::slabsOf;
 
 void copySlab(char *dst, const char *src, const Slab &s, cudaMemcpyKind kind,
               const char *where) {
@@ -251,18 +208,27 @@ void copyPlain(char *dst, const char *src, const std::vector<Slab> &slabs,
     copySlab(dst, src, s, kind, where);
 }
 
-/// Page-locks the host bytes of the slabs for the copy. Returns false (and
-/// copies nothing) when registration fails.
-bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
-                    cudaMemcpyKind kind, char *host, const char *where) {
+/// The whole pages [begin, stop) that hold the host bytes of `slabs`;
+/// returns the page size.
+size_t pagesOf(const char *host, const std::vector<Slab> &slabs,
+               uintptr_t &begin, uintptr_t &stop) {
   size_t first = (size_t)-1, end = 0;
   for (const Slab &s : slabs) {
     first = std::min(first, s.offset);
     end = std::max(end, s.offset + (s.rows - 1) * s.pitch + s.width);
   }
   static const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  uintptr_t begin = ((uintptr_t)(host + first)) / page * page;
-  uintptr_t stop = ((uintptr_t)(host + end) + page - 1) / page * page;
+  begin = (uintptr_t)(host + first) / page * page;
+  stop = ((uintptr_t)(host + end) + page - 1) / page * page;
+  return page;
+}
+
+/// Page-locks the host bytes of the slabs for the copy. Returns false (and
+/// copies nothing) when registration fails.
+bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
+                    cudaMemcpyKind kind, char *host, const char *where) {
+  uintptr_t begin, stop;
+  pagesOf(host, slabs, begin, stop);
   cudaError_t err =
       cudaHostRegister((void *)begin, stop - begin, cudaHostRegisterDefault);
   if (err != cudaSuccess) {
@@ -275,223 +241,9 @@ bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
   return true;
 }
 
-//===- The staging pool ----------------------------------------------------===//
-
-constexpr int kBuffersPerWorker = 2;
-constexpr size_t kBufferBytes = 4u << 20;
-constexpr size_t kMinChunkBytes = 256u << 10;
-
-/// A part of a slab that fits one staging buffer.
-struct Chunk {
-  size_t offset, pitch, width, rows;
-};
-
-struct Job {
-  bool toDevice = true;
-  char *device = nullptr;
-  char *host = nullptr;
-  std::vector<Chunk> chunks;
-};
-
-/// One host thread's share: its stream and buffers.
-struct Worker {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t events[kBuffersPerWorker] = {};
-  char *buffers[kBuffersPerWorker] = {};
-};
-
-class StagingPool {
-public:
-  /// Creates streams, events and the pinned buffers; false if any fails.
-  bool create(unsigned numWorkers, cudaError_t &err, const char *&what) {
-    char *memory = nullptr;
-    size_t total = (size_t)numWorkers * kBuffersPerWorker * kBufferBytes;
-    if ((err = cudaHostAlloc((void **)&memory, total, cudaHostAllocDefault)) !=
-        cudaSuccess) {
-      what = "cudaHostAlloc of the staging pool";
-      return false;
-    }
-    workers.resize(numWorkers);
-    for (unsigned w = 0; w < numWorkers; ++w) {
-      Worker &worker = workers[w];
-      // Blocking streams: ordered with the legacy default stream's kernels.
-      if ((err = cudaStreamCreate(&worker.stream)) != cudaSuccess) {
-        what = "cudaStreamCreate for the staging pool";
-        return false;
-      }
-      for (int b = 0; b < kBuffersPerWorker; ++b) {
-        if ((err = cudaEventCreateWithFlags(&worker.events[b],
-                                            cudaEventDisableTiming)) !=
-            cudaSuccess) {
-          what = "cudaEventCreate for the staging pool";
-          return false;
-        }
-        worker.buffers[b] = memory;
-        memory += kBufferBytes;
-      }
-    }
-    for (unsigned w = 1; w < numWorkers; ++w)
-      std::thread([this, w] { serve(w); }).detach();
-    return true;
-  }
-
-  unsigned size() const { return (unsigned)workers.size(); }
-
-  /// Runs `job` on every worker (the calling thread is worker 0) and
-  /// returns the first CUDA error, with the operation that failed.
-  cudaError_t run(const Job &job, const char *&failedOperation) {
-    std::lock_guard<std::mutex> serialize(runMutex);
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      current = &job;
-      next.store(0);
-      error = cudaSuccess;
-      operation = nullptr;
-      failed.store(false);
-      pending = (unsigned)workers.size() - 1;
-      ++generation;
-    }
-    wake.notify_all();
-    work(0, job);
-    std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [this] { return pending == 0; });
-    current = nullptr;
-    failedOperation = operation;
-    return error;
-  }
-
-private:
-  void serve(unsigned w) {
-    unsigned long long seen = 0;
-    for (;;) {
-      const Job *job;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        wake.wait(lock, [&] { return generation != seen; });
-        seen = generation;
-        job = current;
-      }
-      work(w, *job);
-      std::lock_guard<std::mutex> lock(mutex);
-      if (--pending == 0)
-        done.notify_one();
-    }
-  }
-
-  void fail(cudaError_t err, const char *what) {
-    std::lock_guard<std::mutex> lock(errorMutex);
-    if (error == cudaSuccess) {
-      error = err;
-      operation = what;
-    }
-    failed.store(true);
-  }
-
-  bool check(cudaError_t err, const char *what) {
-    if (err != cudaSuccess)
-      fail(err, what);
-    return err == cudaSuccess;
-  }
-
-  /// Waits for the DMA of the chunk in buffer `b`; after a copy to the
-  /// host, unpacks it into the user's array.
-  void complete(Worker &worker, int b, const Job &job, const Chunk &c) {
-    if (!check(cudaEventSynchronize(worker.events[b]),
-               job.toDevice ? "cudaMemcpy2DAsync (host to device, staged)"
-                            : "cudaMemcpy2DAsync (device to host, staged)"))
-      return;
-    if (job.toDevice)
-      return;
-    for (size_t r = 0; r < c.rows; ++r)
-      memcpy(job.host + c.offset + r * c.pitch, worker.buffers[b] + r * c.width,
-             c.width);
-  }
-
-  void work(unsigned w, const Job &job) {
-    Worker &worker = workers[w];
-    size_t inFlight[kBuffersPerWorker];
-    int head = 0, count = 0;
-    for (;;) {
-      if (failed.load())
-        break;
-      size_t i = next.fetch_add(1);
-      if (i >= job.chunks.size())
-        break;
-      if (count == kBuffersPerWorker) {
-        complete(worker, head, job, job.chunks[inFlight[head]]);
-        head = (head + 1) % kBuffersPerWorker;
-        --count;
-      }
-      int b = (head + count) % kBuffersPerWorker;
-      const Chunk &c = job.chunks[i];
-      char *buffer = worker.buffers[b];
-      cudaError_t err;
-      if (job.toDevice) {
-        for (size_t r = 0; r < c.rows; ++r)
-          memcpy(buffer + r * c.width, job.host + c.offset + r * c.pitch,
-                 c.width);
-        err = cudaMemcpy2DAsync(job.device + c.offset, c.pitch, buffer,
-                                c.width, c.width, c.rows,
-                                cudaMemcpyHostToDevice, worker.stream);
-      } else {
-        err = cudaMemcpy2DAsync(buffer, c.width, job.device + c.offset,
-                                c.pitch, c.width, c.rows,
-                                cudaMemcpyDeviceToHost, worker.stream);
-      }
-      if (!check(err, job.toDevice ? "cudaMemcpy2DAsync (host to device, staged)"
-                                   : "cudaMemcpy2DAsync (device to host, staged)"))
-        break;
-      if (!check(cudaEventRecord(worker.events[b], worker.stream),
-                 "cudaEventRecord (staged copy)"))
-        break;
-      inFlight[b] = i;
-      ++count;
-    }
-    while (count > 0) {
-      complete(worker, head, job, job.chunks[inFlight[head]]);
-      head = (head + 1) % kBuffersPerWorker;
-      --count;
-    }
-  }
-
-  std::vector<Worker> workers;
-  std::mutex runMutex, mutex, errorMutex;
-  std::condition_variable wake, done;
-  unsigned long long generation = 0;
-  const Job *current = nullptr;
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  unsigned pending = 0;
-  cudaError_t error = cudaSuccess;
-  const char *operation = nullptr;
-};
-
-/// Chunks of about a fraction of the copy per worker (so that every worker
-/// has some), at least kMinChunkBytes, at most one buffer.
-std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs, unsigned workers) {
-  size_t bytes = bytesOf(slabs);
-  size_t target = bytes / (4 * (size_t)workers);
-  target = std::max(kMinChunkBytes, std::min(kBufferBytes, target));
-  std::vector<Chunk> chunks;
-  for (const Slab &s : slabs) {
-    if (s.width >= target) {
-      for (size_t r = 0; r < s.rows; ++r)
-        for (size_t x = 0; x < s.width; x += target)
-          chunks.push_back({s.offset + r * s.pitch + x, s.pitch,
-                            std::min(target, s.width - x), 1});
-    } else {
-      size_t rowsPerChunk = std::max<size_t>(1, target / s.width);
-      for (size_t r = 0; r < s.rows; r += rowsPerChunk)
-        chunks.push_back({s.offset + r * s.pitch, s.pitch, s.width,
-                          std::min(rowsPerChunk, s.rows - r)});
-    }
-  }
-  return chunks;
-}
-
 enum class PoolState { Absent, Ready, Failed };
 
-/// The pool, created at the first staged copy (see stagedMinimumBytes).
+/// The pool, created at the first staged copy (see autoStages).
 struct PoolHolder {
   std::thread init;
   std::once_flag joined;
@@ -570,21 +322,53 @@ int methodFromEnvironment(int method) {
   return method;
 }
 
-/// Copies below this many bytes stay plain cudaMemcpy under auto. The pool
-/// is created at the first staged copy (creating it when the program
-/// loaded held the driver for 7-33 ms while short programs were already
-/// inside their scop, and made most LARGE PolyBench regions slower), so a
-/// staged copy must save more than that creation costs: pageable copies
-/// to the host run at 1.3-2.3 GB/s and pay from tens of MB, copies to the
-/// device at about 8 GB/s only from hundreds of MB.
-size_t stagedMinimumBytes(bool toDevice) {
-  static size_t both = [] {
+/// True when most pages of the host bytes of `slabs` are not in memory yet
+/// (mincore): a copy into them faults every page in on the way, and plain
+/// cudaMemcpy to the host then runs at about 1.2 GB/s on the H100 host (a
+/// scop's output arrays that the program never initialised).
+bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
+  uintptr_t begin, stop;
+  size_t page = pagesOf(host, slabs, begin, stop);
+  std::vector<unsigned char> resident((stop - begin) / page);
+  if (resident.empty() ||
+      mincore((void *)begin, stop - begin, resident.data()) != 0)
+    return false; // not known: as if touched
+  size_t in = 0;
+  for (unsigned char r : resident)
+    in += r & 1;
+  return in * 2 < resident.size();
+}
+
+/// Under auto, whether a copy of `bytes` is staged. Creating the pool
+/// costs milliseconds (page-locking its ring, starting its threads: 5.6 ms
+/// on the H100 host), more than staging saves on one copy of a few MB into
+/// memory the program has touched: pageable copies run at about 11 GB/s to
+/// the device and to the host, staged ones at 20-50 GB/s from 4 MiB up.
+/// Into untouched memory, plain copies to the host run at about 1.2 GB/s,
+/// and several threads fault the pages in far faster. So auto creates the
+/// pool for a copy of at least 16 MiB to the host or 64 MiB to the device,
+/// for a copy of 4 MiB to untouched host memory, or once this process has
+/// copied 64 MiB plainly (it moves enough data to repay the pool); once the
+/// pool exists, every copy from 4 MiB up is staged.
+/// POLYCUDA_STAGED_MIN_BYTES replaces all of this with one threshold.
+bool autoStages(size_t bytes, bool toDevice, const char *host,
+                const std::vector<Slab> &slabs) {
+  static const size_t fixed = [] {
     const char *v = getenv("POLYCUDA_STAGED_MIN_BYTES");
     return v && *v ? (size_t)atoll(v) : (size_t)0;
   }();
-  if (both)
-    return both;
-  return toDevice ? (size_t)256 << 20 : (size_t)32 << 20;
+  static size_t plainBytes = 0;
+  if (fixed)
+    return bytes >= fixed;
+  constexpr size_t MiB = (size_t)1 << 20;
+  bool stage = bytes >= 4 * MiB &&
+               (poolHolder().state == PoolState::Ready ||
+                bytes >= (toDevice ? 64 : 16) * MiB ||
+                plainBytes >= 64 * MiB ||
+                (!toDevice && mostlyUntouched(host, slabs)));
+  if (!stage)
+    plainBytes += bytes;
+  return stage;
 }
 
 const char *methodName(int method) {
@@ -610,13 +394,11 @@ int copyWith(int method, bool toDevice, char *device, char *host,
   const char *src = toDevice ? host : device;
   if (method == POLYCUDA_TRANSFERS_STAGED) {
     if (StagingPool *pool = stagingPool(where)) {
-      Job job;
-      job.toDevice = toDevice;
-      job.device = device;
-      job.host = host;
-      job.chunks = chunksOf(slabs, pool->size());
+      std::vector<Chunk> chunks = chunksOf(slabs);
+      std::vector<Piece> pieces = piecesOf(chunks);
       const char *operation = nullptr;
-      cudaError_t err = pool->run(job, operation);
+      cudaError_t err =
+          pool->run(toDevice, device, host, chunks, pieces, operation);
       if (err != cudaSuccess)
         failWith(where, operation, err, nullptr);
       return method;
@@ -640,8 +422,9 @@ void copyBox(bool toDevice, char *device, char *host, size_t elementSize,
   Clock::time_point start = Clock::now();
   method = methodFromEnvironment(method);
   if (method == POLYCUDA_TRANSFERS_AUTO)
-    method = bytes < stagedMinimumBytes(toDevice) ? POLYCUDA_TRANSFERS_PLAIN
-                                                  : POLYCUDA_TRANSFERS_STAGED;
+    method = autoStages(bytes, toDevice, host, slabs)
+                 ? POLYCUDA_TRANSFERS_STAGED
+                 : POLYCUDA_TRANSFERS_PLAIN;
   int used = POLYCUDA_TRANSFERS_PLAIN;
   if (bytes > 0)
     used = copyWith(method, toDevice, device, host, slabs, where);

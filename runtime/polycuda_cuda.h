@@ -30,13 +30,17 @@ extern "C" {
 
 /// How host/device copies move their bytes (`--transfers`):
 /// - plain: cudaMemcpy / cudaMemcpy2D from the user's (pageable) memory;
-/// - staged: through a pool of pinned buffers, created once per process,
-///   filled and drained by several host threads, each double-buffered on a
-///   stream of its own, so that host copies overlap the DMA;
+/// - staged: through a ring of pinned buffers, created once per process:
+///   several host threads pack (unpack) pieces of each chunk while the
+///   calling thread issues the DMAs of the chunks already packed, so that
+///   host copies overlap the DMA;
 /// - registered: the host range is page-locked (cudaHostRegister) for the
 ///   copy and released after it;
-/// - auto: plain below a size threshold, staged above it (registered when
-///   the pool could not be created).
+/// - auto: staged from 4 MiB once the pool exists; the pool is created for
+///   a copy of 16 MiB to the host or 64 MiB to the device, a copy of 4 MiB
+///   into host memory whose pages are mostly not in memory yet (mincore),
+///   or once the process has copied 64 MiB plainly; plain otherwise
+///   (registered when the pool could not be created).
 /// A pinned allocation or registration that fails falls back to plain.
 #define POLYCUDA_TRANSFERS_AUTO 0
 #define POLYCUDA_TRANSFERS_PLAIN 1

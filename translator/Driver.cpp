@@ -54,6 +54,18 @@ private:
 
 cl::OptionCategory category("polycuda options");
 
+/// Processor time the translation may take before it is done again with
+/// the cheapest fallbacks (--cpu-budget): with those, random programs
+/// translate in about 2 s at most on the 2-core development machine
+/// (bench/results/translation_*), while the slowest PolyBench kernel
+/// (deriche, 0.7-1 s with --explain, loaded or not) stays clear of it.
+/// Sanitizers slow isl down several times: they get more.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr unsigned kTranslationCpuBudgetMs = 15000;
+#else
+constexpr unsigned kTranslationCpuBudgetMs = 1200;
+#endif
+
 struct Options {
   cl::opt<std::string> input{cl::Positional, cl::desc("<input.c>"),
                              cl::cat(category)};
@@ -128,6 +140,18 @@ struct Options {
       "schedule-max-operations",
       cl::desc("isl operations the scheduler may spend before falling back"),
       cl::init(20000000), cl::cat(category)};
+  cl::opt<unsigned long> dependenceMaxOperations{
+      "dependence-max-operations",
+      cl::desc("isl operations the dependence analysis of a scop may spend "
+               "before it falls back to the original order on one thread"),
+      cl::init(polyhedral::kDependenceOperationLimit), cl::cat(category)};
+  cl::opt<unsigned> cpuBudget{
+      "cpu-budget",
+      cl::desc("Milliseconds of processor time the translation may take "
+               "before polycuda translates again with its cheapest correct "
+               "fallbacks: original order on one thread, no memory "
+               "promotion, copies of all that is accessed (0: no limit)"),
+      cl::init(kTranslationCpuBudgetMs), cl::cat(category)};
   cl::opt<bool> verify{"verify",
                        cl::desc("Check '// expected-error {{...}}' comments "
                                 "in the input instead of translating"),
@@ -463,6 +487,7 @@ bool pipelineOptions(const Options &options,
   pipeline.registers = !options.noRegisters;
   pipeline.shared = !options.noShared;
   pipeline.scheduling.maxOperations = options.maxOperations;
+  pipeline.dependenceMaxOperations = options.dependenceMaxOperations;
   pipeline.dumpAfter = options.dumpAfter;
   pipeline.verbose = options.verbose;
   pipeline.dumpStream = &std::cerr;
@@ -745,20 +770,40 @@ Translated translateInput(const Options &options, const Settings &settings) {
 /// (a segmentation fault in its dataflow analysis, random program 5004808).
 /// After a crash the input is translated again without the dependence
 /// analysis, so every scop keeps its original order on one thread; a
-/// second crash is an internal error. POLYCUDA_NO_FORK=1 translates in
-/// this process (for debuggers).
+/// second crash is an internal error. The child has --cpu-budget of
+/// processor time (isl's operation limits bound most analyses, but count
+/// only its LP pivots, and some random programs took tens of seconds
+/// within them): past it, the input is translated again with the cheapest
+/// fallbacks (PipelineOptions::minimal), which are always right.
+/// POLYCUDA_NO_FORK=1 translates in this process (for debuggers), unbounded.
 Translated translateGuarded(const Options &options, Settings settings) {
   const char *noFork = std::getenv("POLYCUDA_NO_FORK");
   if (noFork && std::string(noFork) == "1")
     return translateInput(options, settings);
   for (int attempt = 0;; ++attempt) {
     llvm::outs().flush();
+    bool bounded = !settings.pipeline.skipDependences;
     polyhedral::ChildOutcome outcome = polyhedral::runInChild(
-        [&] { return encode(translateInput(options, settings)); });
+        [&] { return encode(translateInput(options, settings)); },
+        bounded ? unsigned(options.cpuBudget) : 0);
     if (outcome.result)
       return decode(*outcome.result);
     Translated failed;
     failed.rc = outcome.exitCode ? outcome.exitCode : 1;
+    if (outcome.overTime) {
+      std::string reason =
+          "the translation exceeded its processor-time budget (" +
+          std::to_string(options.cpuBudget) +
+          " ms, --cpu-budget); translated again with its cheapest "
+          "fallbacks";
+      if (options.verbose)
+        llvm::errs() << "polycuda: " << options.input
+                     << ": fallback: cpu budget: " << reason << "\n";
+      llvm::errs() << "polycuda: warning: " << options.input << ": " << reason
+                   << ": every scop keeps its original order on one thread\n";
+      settings.pipeline.makeMinimal(reason);
+      continue;
+    }
     if (outcome.signal == 0)
       return failed;
     if (attempt > 0 || settings.pipeline.skipDependences) {

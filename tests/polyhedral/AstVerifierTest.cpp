@@ -12,8 +12,11 @@
 
 #include "IslTestSupport.h"
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <ctime>
+#include <optional>
 
 namespace polycuda::test {
 namespace {
@@ -165,6 +168,50 @@ TEST(RunInChildTest, ReportsTheResultOrTheCrash) {
   });
   EXPECT_FALSE(crashed.result.has_value());
   EXPECT_EQ(crashed.signal, SIGABRT);
+}
+
+/// Spins for `ms` milliseconds of processor time.
+void spin(unsigned ms) {
+  std::clock_t end = std::clock() + ms * (CLOCKS_PER_SEC / 1000);
+  while (std::clock() < end) {
+  }
+}
+
+TEST(RunInChildTest, KillsAChildPastItsProcessorTime) {
+  // Within its budget: the result.
+  polyhedral::ChildOutcome quick = polyhedral::runInChild(
+      [] { return std::string("result"); }, 2000);
+  ASSERT_TRUE(quick.result.has_value());
+  EXPECT_FALSE(quick.overTime);
+
+  // Past it: killed, long before it would have ended.
+  auto start = std::chrono::steady_clock::now();
+  polyhedral::ChildOutcome slow = polyhedral::runInChild(
+      []() -> std::string {
+        spin(20000);
+        return "late";
+      },
+      100);
+  EXPECT_FALSE(slow.result.has_value());
+  EXPECT_TRUE(slow.overTime);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(15));
+
+  // The processor time of the processes it starts counts too (the
+  // scheduler's, which runs in a child of its own), and they are killed
+  // with it.
+  polyhedral::ChildOutcome nested = polyhedral::runInChild(
+      []() -> std::string {
+        std::optional<std::string> inner = polyhedral::runWithDeadline(
+            []() -> std::string {
+              spin(20000);
+              return "late";
+            },
+            60000);
+        return inner ? *inner : "none";
+      },
+      100);
+  EXPECT_FALSE(nested.result.has_value());
+  EXPECT_TRUE(nested.overTime);
 }
 
 } // namespace

@@ -1,0 +1,463 @@
+//===- polycuda_staging.h - Boxes and the staging pool of the CUDA runtime -===//
+//
+// Stage: runtime, CUDA half; host code only, included by polycuda_cuda.cu.
+// Input: a box of an array (its rows as slabs) and a direction.
+// Output: the box copied between the user's host memory and the device
+//   through a ring of pinned buffers.
+// Invariants: only the thread that calls StagingPool::run makes CUDA calls;
+//   the pool's workers only pack and unpack with memcpy. The header needs
+//   nothing from CUDA but the runtime API's declarations, so its protocol is
+//   tested on any machine against a stand-in for them
+//   (tests/runtime/StagingPoolTest.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef POLYCUDA_STAGING_H
+#define POLYCUDA_STAGING_H
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+namespace polycuda {
+namespace staging {
+
+//===- Boxes ---------------------------------------------------------------===//
+
+/// `rows` rows of `width` bytes, `pitch` bytes apart, starting `offset`
+/// bytes into both the host and the device array (same layout).
+struct Slab {
+  size_t offset, pitch, width, rows;
+};
+
+/// A box as 2-D slabs: trailing dimensions that the box covers entirely are
+/// merged into its rows, so a box of whole rows (or planes) is one row.
+inline std::vector<Slab> slabsOf(size_t elementSize, int rank, const long long *extents,
+                          const long long *lower, const long long *upper) {
+  std::vector<Slab> slabs;
+  if (rank <= 0) {
+    slabs.push_back({0, elementSize, elementSize, 1});
+    return slabs;
+  }
+  std::vector<size_t> stride(rank), count(rank);
+  for (int d = 0; d < rank; ++d) {
+    if (upper[d] < lower[d] || lower[d] < 0)
+      return slabs;
+    count[d] = (size_t)(upper[d] - lower[d] + 1);
+  }
+  stride[rank - 1] = elementSize;
+  for (int d = rank - 2; d >= 0; --d)
+    stride[d] = stride[d + 1] * (size_t)extents[d + 1];
+  int k = rank - 1;
+  while (k > 0 && lower[k] == 0 && (long long)count[k] == extents[k])
+    --k;
+  size_t width = count[k] * stride[k];
+  size_t inner = (size_t)lower[k] * stride[k];
+  if (k == 0) {
+    slabs.push_back({inner, width, width, 1});
+    return slabs;
+  }
+  // One slab per index of the dimensions before k - 1.
+  std::vector<size_t> index(k - 1, 0);
+  for (;;) {
+    size_t offset = inner + (size_t)lower[k - 1] * stride[k - 1];
+    for (int d = 0; d + 1 < k; ++d)
+      offset += ((size_t)lower[d] + index[d]) * stride[d];
+    slabs.push_back({offset, stride[k - 1], width, count[k - 1]});
+    int d = k - 2;
+    while (d >= 0 && ++index[d] == count[d])
+      index[d--] = 0;
+    if (d < 0)
+      break;
+  }
+  return slabs;
+}
+
+inline size_t bytesOf(const std::vector<Slab> &slabs) {
+  size_t bytes = 0;
+  for (const Slab &s : slabs)
+    bytes += s.width * s.rows;
+  return bytes;
+}
+
+//===- The staging pool ----------------------------------------------------===//
+//
+// One thread, the caller, makes every CUDA call of a staged copy: it issues
+// the DMAs on one stream and polls their events. The pool's workers only
+// pack and unpack with memcpy, so the host threads never contend for the
+// driver. A copy is cut into chunks, one DMA each, and each chunk into
+// pieces of about kPieceBytes, which the workers take in order, so that
+// every chunk is packed by several threads at once and a few large DMAs
+// (each call costs microseconds) carry the copy. The pinned memory is a
+// ring of kRingBuffers buffers; chunk i of a copy uses buffer
+// i % kRingBuffers.
+// - To the device: workers pack the pieces of chunk i once the DMA of chunk
+//   i - kRingBuffers has completed; the caller issues the chunks in order as
+//   they are packed.
+// - To the host: the caller issues the DMA of chunk i once chunk
+//   i - kRingBuffers has been unpacked; workers unpack the pieces of the
+//   chunks whose DMA has completed.
+// The caller packs or unpacks too when it has nothing to issue. Idle workers
+// spin for a moment before they sleep, so the copies of one scop, which
+// come back to back, do not wait for threads to wake.
+
+constexpr unsigned kRingBuffers = 8;
+constexpr size_t kBufferBytes = 2u << 20;
+constexpr size_t kMinChunkBytes = 256u << 10;
+constexpr size_t kPieceBytes = 128u << 10;
+constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
+
+/// A part of a slab that fits one staging buffer.
+struct Chunk {
+  size_t offset, pitch, width, rows;
+};
+
+/// Rows [row, row + rows) and bytes [x, x + width) of chunk `chunk`.
+struct Piece {
+  size_t chunk, row, rows, x, width;
+};
+
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+class StagingPool {
+public:
+  /// Creates the stream, events and pinned ring and starts the workers;
+  /// false (with the failed operation) if any CUDA call fails.
+  bool create(unsigned numWorkers, cudaError_t &err, const char *&what) {
+    // Page-locking memory of the process costs several times less than
+    // cudaHostAlloc (on the H100 host: 16 MiB registered in 1.9 ms,
+    // allocated pinned in 13 ms), and the pool is created inside a scop.
+    size_t total = kRingBuffers * kBufferBytes;
+    char *memory = (char *)aligned_alloc(kBufferBytes, total);
+    if (!memory) {
+      err = cudaErrorMemoryAllocation;
+      what = "aligned_alloc of the staging pool";
+      return false;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(memory, total, MADV_HUGEPAGE); // fewer pages to lock; a hint
+#endif
+    if ((err = cudaHostRegister(memory, total, cudaHostRegisterDefault)) !=
+        cudaSuccess) {
+      free(memory);
+      what = "cudaHostRegister of the staging pool";
+      return false;
+    }
+    // A blocking stream: ordered with the legacy default stream's kernels.
+    if ((err = cudaStreamCreate(&stream)) != cudaSuccess) {
+      what = "cudaStreamCreate for the staging pool";
+      return false;
+    }
+    for (unsigned b = 0; b < kRingBuffers; ++b) {
+      if ((err = cudaEventCreateWithFlags(&events[b], cudaEventDisableTiming)) !=
+          cudaSuccess) {
+        what = "cudaEventCreate for the staging pool";
+        return false;
+      }
+      buffers[b] = memory + b * kBufferBytes;
+    }
+    workers = numWorkers;
+    // Each worker starts from this generation, so the first copy's
+    // generation is new to it even if the thread starts after that copy.
+    unsigned long long start = generation.load();
+    for (unsigned w = 0; w < numWorkers; ++w)
+      std::thread([this, start] { serve(start); }).detach();
+    return true;
+  }
+
+  /// Copies `chunks` between `host` and `device`; returns the first CUDA
+  /// error, with the operation that failed.
+  cudaError_t run(bool toDevice, char *device, char *host,
+                  const std::vector<Chunk> &chunks,
+                  const std::vector<Piece> &pieces,
+                  const char *&failedOperation) {
+    std::lock_guard<std::mutex> serialize(runMutex);
+    job.toDevice = toDevice;
+    job.device = device;
+    job.host = host;
+    job.chunks = &chunks;
+    job.pieces = &pieces;
+    job.left.reset(new std::atomic<size_t>[chunks.size()]);
+    for (size_t i = 0; i < chunks.size(); ++i)
+      job.left[i].store(0, std::memory_order_relaxed);
+    for (const Piece &p : pieces)
+      job.left[p.chunk].fetch_add(1, std::memory_order_relaxed);
+    next.store(0, std::memory_order_relaxed);
+    limit.store(toDevice ? kRingBuffers : 0, std::memory_order_relaxed);
+    failed.store(false, std::memory_order_relaxed);
+    finished.store(0, std::memory_order_relaxed);
+    error = cudaSuccess;
+    operation = nullptr;
+    generation.fetch_add(1, std::memory_order_release);
+    { std::lock_guard<std::mutex> lock(sleepMutex); }
+    wake.notify_all();
+
+    if (toDevice)
+      issueToDevice();
+    else
+      issueToHost();
+
+    while (finished.load(std::memory_order_acquire) < workers)
+      cpuRelax();
+    job.chunks = nullptr;
+    job.pieces = nullptr;
+    failedOperation = operation;
+    return error;
+  }
+
+private:
+  struct Job {
+    bool toDevice = true;
+    char *device = nullptr;
+    char *host = nullptr;
+    const std::vector<Chunk> *chunks = nullptr;
+    const std::vector<Piece> *pieces = nullptr;
+    /// Per chunk: its pieces not yet packed (to the device) or unpacked (to
+    /// the host).
+    std::unique_ptr<std::atomic<size_t>[]> left;
+  };
+
+  const char *dmaName() const {
+    return job.toDevice ? "cudaMemcpyAsync (host to device, staged)"
+                        : "cudaMemcpyAsync (device to host, staged)";
+  }
+
+  /// Records a failure of the caller's CUDA call; workers stop.
+  void fail(cudaError_t err, const char *what) {
+    error = err;
+    operation = what;
+    failed.store(true, std::memory_order_release);
+  }
+
+  void dma(size_t i) {
+    const Chunk &c = (*job.chunks)[i];
+    char *buffer = buffers[i % kRingBuffers];
+    cudaError_t err;
+    if (job.toDevice)
+      err = c.rows == 1 ? cudaMemcpyAsync(job.device + c.offset, buffer,
+                                          c.width, cudaMemcpyHostToDevice,
+                                          stream)
+                        : cudaMemcpy2DAsync(job.device + c.offset, c.pitch,
+                                            buffer, c.width, c.width, c.rows,
+                                            cudaMemcpyHostToDevice, stream);
+    else
+      err = c.rows == 1 ? cudaMemcpyAsync(buffer, job.device + c.offset,
+                                          c.width, cudaMemcpyDeviceToHost,
+                                          stream)
+                        : cudaMemcpy2DAsync(buffer, c.width,
+                                            job.device + c.offset, c.pitch,
+                                            c.width, c.rows,
+                                            cudaMemcpyDeviceToHost, stream);
+    if (err != cudaSuccess)
+      return fail(err, dmaName());
+    if ((err = cudaEventRecord(events[i % kRingBuffers], stream)) !=
+        cudaSuccess)
+      fail(err, "cudaEventRecord (staged copy)");
+  }
+
+  /// True when the DMA of chunk `i` has completed (false on an error).
+  bool dmaCompleted(size_t i) {
+    cudaError_t err = cudaEventQuery(events[i % kRingBuffers]);
+    if (err == cudaSuccess)
+      return true;
+    if (err != cudaErrorNotReady)
+      fail(err, dmaName());
+    return false;
+  }
+
+  bool moved(size_t chunk) const {
+    return job.left[chunk].load(std::memory_order_acquire) == 0;
+  }
+
+  /// Packs (to the device) or unpacks (to the host) piece `i`.
+  void move(size_t i) {
+    const Piece &p = (*job.pieces)[i];
+    const Chunk &c = (*job.chunks)[p.chunk];
+    char *buffer = buffers[p.chunk % kRingBuffers] + p.x;
+    char *user = job.host + c.offset + p.x;
+    for (size_t r = p.row; r < p.row + p.rows; ++r) {
+      if (job.toDevice)
+        memcpy(buffer + r * c.width, user + r * c.pitch, p.width);
+      else
+        memcpy(user + r * c.pitch, buffer + r * c.width, p.width);
+    }
+    job.left[p.chunk].fetch_sub(1, std::memory_order_release);
+  }
+
+  /// Takes the next piece for the caller if it may be moved now.
+  bool takeAllowed(size_t &i) {
+    const std::vector<Piece> &pieces = *job.pieces;
+    i = next.load(std::memory_order_relaxed);
+    return i < pieces.size() &&
+           pieces[i].chunk < limit.load(std::memory_order_acquire) &&
+           next.compare_exchange_strong(i, i + 1);
+  }
+
+  void issueToDevice() {
+    size_t n = job.chunks->size(), issued = 0, completed = 0;
+    while (completed < n && !failed.load(std::memory_order_relaxed)) {
+      bool progress = false;
+      if (issued < n && moved(issued)) {
+        dma(issued++);
+        progress = true;
+      }
+      if (completed < issued && dmaCompleted(completed)) {
+        ++completed;
+        limit.store(completed + kRingBuffers, std::memory_order_release);
+        progress = true;
+      }
+      size_t i;
+      if (!progress && issued == completed && takeAllowed(i)) {
+        move(i);
+        progress = true;
+      }
+      if (!progress)
+        cpuRelax();
+    }
+  }
+
+  void issueToHost() {
+    size_t n = job.chunks->size(), issued = 0, completed = 0, unpacked = 0;
+    while (unpacked < n && !failed.load(std::memory_order_relaxed)) {
+      bool progress = false;
+      if (issued < n && issued < unpacked + kRingBuffers) {
+        dma(issued++);
+        progress = true;
+      }
+      if (completed < issued && dmaCompleted(completed)) {
+        ++completed;
+        limit.store(completed, std::memory_order_release);
+        progress = true;
+      }
+      while (unpacked < n && moved(unpacked)) {
+        ++unpacked;
+        progress = true;
+      }
+      size_t i;
+      if (!progress && takeAllowed(i)) {
+        move(i);
+        progress = true;
+      }
+      if (!progress)
+        cpuRelax();
+    }
+  }
+
+  /// A worker's share of the current job.
+  void work() {
+    const std::vector<Piece> &pieces = *job.pieces;
+    for (;;) {
+      size_t i = next.fetch_add(1);
+      if (i >= pieces.size())
+        return;
+      while (limit.load(std::memory_order_acquire) <= pieces[i].chunk)
+        if (failed.load(std::memory_order_acquire))
+          return;
+        else
+          cpuRelax();
+      move(i);
+    }
+  }
+
+  void serve(unsigned long long seen) {
+    for (;;) {
+      auto idleSince = std::chrono::steady_clock::now();
+      unsigned spins = 0;
+      while (generation.load(std::memory_order_acquire) == seen) {
+        if (++spins % 256 != 0) {
+          cpuRelax();
+          continue;
+        }
+        if (std::chrono::steady_clock::now() - idleSince < kSpinBeforeSleep)
+          continue;
+        std::unique_lock<std::mutex> lock(sleepMutex);
+        wake.wait(lock, [&] {
+          return generation.load(std::memory_order_acquire) != seen;
+        });
+      }
+      seen = generation.load(std::memory_order_acquire);
+      work();
+      finished.fetch_add(1, std::memory_order_release);
+    }
+  }
+
+  unsigned workers = 0;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t events[kRingBuffers] = {};
+  char *buffers[kRingBuffers] = {};
+  std::mutex runMutex, sleepMutex;
+  std::condition_variable wake;
+  Job job;
+  std::atomic<unsigned long long> generation{0};
+  /// `next`: the next piece to take. The pieces of chunks below `limit` may
+  /// be moved: to the device, those whose buffer is free; to the host, those
+  /// whose DMA has completed.
+  std::atomic<size_t> next{0}, limit{0};
+  std::atomic<unsigned> finished{0};
+  std::atomic<bool> failed{false};
+  cudaError_t error = cudaSuccess;
+  const char *operation = nullptr;
+};
+
+/// Chunks of about a quarter of the copy (so that the first DMA starts
+/// early; more, smaller DMAs measured slower on the H100), at least
+/// kMinChunkBytes, at most one buffer.
+inline std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs) {
+  size_t target = bytesOf(slabs) / 4;
+  target = std::max(kMinChunkBytes, std::min(kBufferBytes, target));
+  std::vector<Chunk> chunks;
+  for (const Slab &s : slabs) {
+    if (s.width >= target) {
+      for (size_t r = 0; r < s.rows; ++r)
+        for (size_t x = 0; x < s.width; x += target)
+          chunks.push_back({s.offset + r * s.pitch + x, s.pitch,
+                            std::min(target, s.width - x), 1});
+    } else {
+      size_t rowsPerChunk = std::max<size_t>(1, target / s.width);
+      for (size_t r = 0; r < s.rows; r += rowsPerChunk)
+        chunks.push_back({s.offset + r * s.pitch, s.pitch, s.width,
+                          std::min(rowsPerChunk, s.rows - r)});
+    }
+  }
+  return chunks;
+}
+
+/// The chunks' pieces, in chunk order: byte ranges of a one-row chunk, row
+/// ranges of the others, each about kPieceBytes.
+inline std::vector<Piece> piecesOf(const std::vector<Chunk> &chunks) {
+  std::vector<Piece> pieces;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    const Chunk &c = chunks[i];
+    if (c.rows == 1) {
+      for (size_t x = 0; x < c.width; x += kPieceBytes)
+        pieces.push_back({i, 0, 1, x, std::min(kPieceBytes, c.width - x)});
+      continue;
+    }
+    size_t rowsPerPiece = std::max<size_t>(1, kPieceBytes / c.width);
+    for (size_t r = 0; r < c.rows; r += rowsPerPiece)
+      pieces.push_back({i, r, std::min(rowsPerPiece, c.rows - r), 0, c.width});
+  }
+  return pieces;
+}
+
+} // namespace staging
+} // namespace polycuda
+
+#endif // POLYCUDA_STAGING_H

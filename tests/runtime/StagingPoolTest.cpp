@@ -1,0 +1,161 @@
+//===- StagingPoolTest.cpp - The CUDA runtime's staging pool, without a GPU ===//
+//
+// runtime/polycuda_staging.h against cuda_stand_in/cuda_runtime_api.h: boxes
+// of random 1-D, 2-D and 3-D arrays copied both ways through the pool with 0
+// to 8 workers must equal a plain copy of the box and leave every other byte
+// alone; a failing copy must be reported, not hang the pool.
+//
+//===----------------------------------------------------------------------===//
+#include "cuda_runtime_api.h"
+#include "polycuda_staging.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace polycuda::staging;
+
+namespace {
+
+struct Box {
+  int rank;
+  long long extents[3], lower[3], upper[3];
+};
+
+Box randomBox(std::mt19937 &random, size_t maxBytes) {
+  Box b;
+  b.rank = 1 + random() % 3;
+  size_t left = maxBytes;
+  for (int d = b.rank - 1; d >= 0; --d) {
+    size_t cap = d == 0 ? left : std::min<size_t>(left, 1 + random() % 5000);
+    b.extents[d] = 1 + random() % std::max<size_t>(1, cap);
+    left = std::max<size_t>(1, left / b.extents[d]);
+    b.lower[d] = random() % b.extents[d];
+    b.upper[d] = b.lower[d] + random() % (b.extents[d] - b.lower[d]);
+  }
+  // Whole trailing dimensions now and then: one slab of whole rows.
+  if (random() % 3 == 0)
+    for (int d = 1; d < b.rank; ++d)
+      b.lower[d] = 0, b.upper[d] = b.extents[d] - 1;
+  return b;
+}
+
+/// A pool that lives until the process exits, as the runtime's does (its
+/// workers never stop), and stays reachable for the leak checker.
+StagingPool &newPool() {
+  static std::vector<StagingPool *> *pools = new std::vector<StagingPool *>;
+  pools->push_back(new StagingPool);
+  return *pools->back();
+}
+
+size_t totalBytes(const Box &b) {
+  size_t n = 1;
+  for (int d = 0; d < b.rank; ++d)
+    n *= (size_t)b.extents[d];
+  return n;
+}
+
+void fill(std::vector<char> &v, unsigned seed) {
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = (char)(seed = seed * 1103515245u + 12345u) ^ (char)(i >> 11);
+}
+
+/// Copies random boxes both ways through a pool of `workers` threads and
+/// compares each with the box copied slab by slab.
+void copyRandomBoxes(unsigned workers, unsigned seed, int copies) {
+  StagingPool &pool = newPool();
+  cudaError_t err;
+  const char *what = nullptr;
+  ASSERT_TRUE(pool.create(workers, err, what));
+  std::mt19937 random(seed);
+  for (int n = 0; n < copies; ++n) {
+    Box box = randomBox(random, (size_t)6 << 20);
+    size_t bytes = totalBytes(box);
+    std::vector<char> host(bytes), device(bytes);
+    fill(host, random());
+    fill(device, random());
+    bool toDevice = random() % 2;
+    std::vector<Slab> slabs =
+        slabsOf(1, box.rank, box.extents, box.lower, box.upper);
+    std::vector<char> expected = toDevice ? device : host;
+    const std::vector<char> &source = toDevice ? host : device;
+    for (const Slab &s : slabs)
+      for (size_t r = 0; r < s.rows; ++r)
+        memcpy(&expected[s.offset + r * s.pitch],
+               &source[s.offset + r * s.pitch], s.width);
+    std::vector<Chunk> chunks = chunksOf(slabs);
+    std::vector<Piece> pieces = piecesOf(chunks);
+    const char *operation = nullptr;
+    ASSERT_EQ(pool.run(toDevice, device.data(), host.data(), chunks, pieces,
+                       operation),
+              cudaSuccess);
+    const std::vector<char> &result = toDevice ? device : host;
+    ASSERT_TRUE(result == expected)
+        << "copy " << n << " (" << (toDevice ? "to the device" : "to the host")
+        << ", rank " << box.rank << ", " << chunks.size() << " chunks, "
+        << pieces.size() << " pieces)";
+  }
+}
+
+TEST(StagingPool, ChunksAndPiecesCoverTheBoxOnce) {
+  std::mt19937 random(7);
+  for (int n = 0; n < 200; ++n) {
+    Box box = randomBox(random, (size_t)64 << 20);
+    std::vector<Slab> slabs =
+        slabsOf(8, box.rank, box.extents, box.lower, box.upper);
+    std::vector<Chunk> chunks = chunksOf(slabs);
+    std::vector<Piece> pieces = piecesOf(chunks);
+    size_t chunkBytes = 0, pieceBytes = 0;
+    for (const Chunk &c : chunks) {
+      EXPECT_LE(c.width * c.rows, kBufferBytes);
+      chunkBytes += c.width * c.rows;
+    }
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      const Piece &p = pieces[i];
+      ASSERT_LT(p.chunk, chunks.size());
+      if (i > 0) // in chunk order, as the pool's protocol needs
+        EXPECT_GE(p.chunk, pieces[i - 1].chunk);
+      EXPECT_LE(p.x + p.width, chunks[p.chunk].width);
+      EXPECT_LE(p.row + p.rows, chunks[p.chunk].rows);
+      pieceBytes += p.width * p.rows;
+    }
+    EXPECT_EQ(chunkBytes, bytesOf(slabs));
+    EXPECT_EQ(pieceBytes, bytesOf(slabs));
+  }
+}
+
+TEST(StagingPool, CallerAloneCopiesRandomBoxes) { copyRandomBoxes(0, 1, 40); }
+TEST(StagingPool, OneWorkerCopiesRandomBoxes) { copyRandomBoxes(1, 2, 40); }
+TEST(StagingPool, ThreeWorkersCopyRandomBoxes) { copyRandomBoxes(3, 3, 40); }
+TEST(StagingPool, EightWorkersCopyRandomBoxes) { copyRandomBoxes(8, 4, 25); }
+
+TEST(StagingPool, FailedCopyIsReported) {
+  StagingPool &pool = newPool();
+  cudaError_t err;
+  const char *what = nullptr;
+  ASSERT_TRUE(pool.create(4, err, what));
+  for (bool toDevice : {true, false}) {
+    // Copies queued before the failure still run later: the arrays outlive
+    // the test, as the runtime exits at a failure instead.
+    static std::vector<char> host(24 << 20), device(24 << 20);
+    long long extent = (long long)host.size(), lower = 0,
+              upper = extent - 1;
+    std::vector<Slab> slabs = slabsOf(1, 1, &extent, &lower, &upper);
+    std::vector<Chunk> chunks = chunksOf(slabs);
+    std::vector<Piece> pieces = piecesOf(chunks);
+    ASSERT_GE(chunks.size(), 3u);
+    cudaStandInFailCopy(3);
+    const char *operation = nullptr;
+    EXPECT_EQ(pool.run(toDevice, device.data(), host.data(), chunks, pieces,
+                       operation),
+              cudaErrorInvalidValue);
+    ASSERT_NE(operation, nullptr);
+    EXPECT_NE(std::string(operation).find("staged"), std::string::npos)
+        << operation;
+    cudaStandInFailCopy(0);
+  }
+}
+
+} // namespace
