@@ -122,7 +122,9 @@ void polycuda_cuda_check_launch(const char *kernel, const char *where);
 /// otherwise 1. Returns 0 when the persistent kernel must not run and the
 /// caller launches the loop's kernels one by one instead: the device has no
 /// cooperative launch (cudaDevAttrCooperativeLaunch), no block of the
-/// kernel fits on a multiprocessor, or the environment variable
+/// kernel fits on a multiprocessor, the largest phase needs more blocks than
+/// the device has multiprocessors (separate launches are faster then; the
+/// environment variable POLYCUDA_PERSISTENT=always drops this rule), or
 /// POLYCUDA_PERSISTENT is set to "0" or "off".
 int polycuda_cuda_persistent_blocks(const void *kernel, unsigned threads,
                                     long long wanted, int cooperative,

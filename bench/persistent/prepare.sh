@@ -38,4 +38,9 @@ for name in lu jacobi_2d heat_3d gramschmidt; do
     --sizes=all=8,2
   translate "$name" "${name}_mixed" MEDIUM --sizes=kernel0=64
 done
+# The cheapest fallbacks (past --cpu-budget): one-thread kernels in host
+# loops, so single-block persistent kernels.
+for name in durbin trisolv seidel_2d ludcmp nussinov fdtd_2d; do
+  translate "$name" "${name}_min" MEDIUM --cpu-budget=1 2> /dev/null
+done
 echo "prepared $(wc -l < "$carry/programs.txt") programs in $carry"
