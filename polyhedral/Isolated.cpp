@@ -139,22 +139,36 @@ bool readStat(const std::string &pid, long &parent, unsigned long ticks[4]) {
                      &ticks[1], &ticks[2], &ticks[3]) == 15;
 }
 
-/// Kills the descendants of `pid` (not `pid` itself), deepest first.
-void killDescendants(int pid) {
+/// Every process's children and processor time, from /proc.
+struct ProcessTable {
   std::map<long, std::vector<long>> children;
+  std::map<long, unsigned long> ticks; ///< user + system, with waited-for children
+};
+
+ProcessTable readProcessTable() {
+  ProcessTable table;
   if (DIR *proc = ::opendir("/proc")) {
     while (struct dirent *entry = ::readdir(proc)) {
       if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0])))
         continue;
       long parent;
       unsigned long ticks[4];
-      if (readStat(entry->d_name, parent, ticks))
-        children[parent].push_back(std::stol(entry->d_name));
+      if (!readStat(entry->d_name, parent, ticks))
+        continue;
+      long pid = std::stol(entry->d_name);
+      table.children[parent].push_back(pid);
+      table.ticks[pid] = ticks[0] + ticks[1] + ticks[2] + ticks[3];
     }
     ::closedir(proc);
   }
+  return table;
+}
+
+/// Kills the descendants of `pid` (not `pid` itself), deepest first.
+void killDescendants(int pid) {
+  ProcessTable table = readProcessTable();
   std::function<void(long)> kill = [&](long process) {
-    for (long child : children[process]) {
+    for (long child : table.children[process]) {
       kill(child);
       ::kill(child, SIGKILL);
     }
@@ -165,29 +179,14 @@ void killDescendants(int pid) {
 } // namespace
 
 unsigned long processTreeCpuMs(int pid) {
-  // Every process's parent, to find the descendants of `pid`.
-  std::map<long, std::vector<std::string>> children;
-  std::map<std::string, unsigned long> own;
-  if (DIR *proc = ::opendir("/proc")) {
-    while (struct dirent *entry = ::readdir(proc)) {
-      if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0])))
-        continue;
-      long parent;
-      unsigned long ticks[4];
-      if (!readStat(entry->d_name, parent, ticks))
-        continue;
-      children[parent].push_back(entry->d_name);
-      own[entry->d_name] = ticks[0] + ticks[1] + ticks[2] + ticks[3];
-    }
-    ::closedir(proc);
-  }
+  ProcessTable table = readProcessTable();
   unsigned long total = 0;
-  std::vector<std::string> pending = {std::to_string(pid)};
+  std::vector<long> pending = {pid};
   while (!pending.empty()) {
-    std::string next = pending.back();
+    long next = pending.back();
     pending.pop_back();
-    total += own[next];
-    for (const std::string &child : children[std::stol(next)])
+    total += table.ticks[next];
+    for (long child : table.children[next])
       pending.push_back(child);
   }
   long hz = ::sysconf(_SC_CLK_TCK);
