@@ -18,7 +18,8 @@
 # A program is matched when every target matched, failed when any failed,
 # refused otherwise. Prints `random: N programs, M matched, R refused, F failed`
 # (plus a line per target) and exits 1 when F > 0. WORKDIR/translation_ms.txt
-# lists each translation's wall-clock time: SEED TARGET MS.
+# lists each translation's wall-clock time and whether it took the cheapest
+# fallbacks of the processor-time budget: SEED TARGET MS FALLBACK(0/1).
 #
 # Environment: JOBS (parallel seeds, default 2), TRANSLATE_LIMIT (polycuda
 # --time-limit, default 20 s), STEP_TIMEOUT (default 60),
@@ -99,9 +100,12 @@ if [ "${1:-}" = "--one" ]; then
     esac
     out="out.$t.$ext"
     tstart=$(date +%s%N)
-    step "translate.$t.log" "$polycuda" --time-limit="${TRANSLATE_LIMIT:-20}" "${tflags[@]}" random.c -o "$out"
+    step "translate.$t.log" "$polycuda" -v --time-limit="${TRANSLATE_LIMIT:-20}" "${tflags[@]}" random.c -o "$out"
     rc=$?
-    echo "$seed $t $(( ($(date +%s%N) - tstart) / 1000000 ))" > "$work/times/$seed.$t"
+    # The fourth column says whether the processor-time budget sent the
+    # translation to its cheapest fallbacks (-v prints `fallback: cpu budget`).
+    fell=$(grep -c 'fallback: cpu budget' "translate.$t.log")
+    echo "$seed $t $(( ($(date +%s%N) - tstart) / 1000000 )) $fell" > "$work/times/$seed.$t"
     if [ $rc -ne 0 ]; then
       if [ $rc -eq 1 ] && grep -q 'error:' "translate.$t.log"; then
         record "$t" refused "$(grep -m1 'error:' "translate.$t.log" | cut -c1-200)"
@@ -157,8 +161,10 @@ seq "$first" $((first + count - 1)) |
 
 secs=$(( $(date +%s) - start ))
 cat "$work"/results/* 2>/dev/null > "$work/results.txt"
-# Translation times, SEED TARGET MS (the whole polycuda process).
+# Translation times, SEED TARGET MS FALLBACK (the whole polycuda process).
 cat "$work"/times/* 2>/dev/null | sort -n > "$work/translation_ms.txt"
+fallbacks=$(awk '$4 > 0 { n[$2]++ } END { for (t in n) { printf "%s%s %d", sep, t, n[t]; sep = ", " } }' \
+  "$work/translation_ms.txt")
 # One line per seed and target: SEED TARGET STATUS DETAIL...
 summary=$(awk -v want="$count" -v targets="$targets" -v secs="$secs" '
   { st[$1] = st[$1] " " $3; n[$2 " " $3]++; seen[$1] = 1 }
@@ -181,6 +187,7 @@ summary=$(awk -v want="$count" -v targets="$targets" -v secs="$secs" '
   }' "$work/results.txt")
 rc=$?
 echo "$summary"
+echo "translations past the processor-time budget (cheapest fallbacks): ${fallbacks:-none}"
 if [ $rc -ne 0 ]; then
   echo "failing seeds:"
   awk '$3 == "fail" { $3 = ""; print "  seed " $0 }' "$work/results.txt" | sort -n -k2
