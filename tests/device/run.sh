@@ -5,8 +5,10 @@
 #  1. builds the translated oversized.c with nvcc and runs it: it must exit
 #     1 with a runtime message naming the scop (oversized.c:12:1) and the
 #     failed allocation;
-#  2. runs the random differential test (tests/random/differential.sh,
-#     C/OpenMP target) for COUNT seeds from FIRST_SEED on every core.
+#  2. runs the random differential test (tests/random/differential.sh)
+#     for COUNT seeds from FIRST_SEED on every core, on the targets in
+#     $TARGETS (default "c": C/OpenMP; "c opencl" adds OpenCL on the host's
+#     PoCL, two threads per program).
 # Everything goes to $OUT: gpu.txt, oversized.{out,err,verdict},
 # random.log (last line: the summary), failures/ (if any).
 set -u
@@ -36,8 +38,11 @@ work=/tmp/polycuda-device
 mkdir -p "$work"
 [ -x "$work/bundle/polycuda" ] || xz -dc "$carry/polycuda.tar.xz" | tar xf - -C "$work"
 start=$(date +%s)
-JOBS=$(nproc) tests/random/differential.sh "$work/bundle/polycuda" runtime \
-  "$work/random" "$first" "$count" c > "$out/random.log" 2>&1
-echo "exit $? after $(( $(date +%s) - start )) s" >> "$out/random.log"
+POCL_MAX_PTHREAD_COUNT=2 JOBS=$(nproc) tests/random/differential.sh \
+  "$work/bundle/polycuda" runtime "$work/random" "$first" "$count" \
+  "${TARGETS:-c}" > "$out/random.log" 2>&1
+rc=$?
+cp "$work/random/translation_ms.txt" "$out/" 2>/dev/null
+echo "exit $rc after $(( $(date +%s) - start )) s" >> "$out/random.log"
 [ -d "$work/random/failures" ] && cp -r "$work/random/failures" "$out/"
 tail -3 "$out/random.log"
