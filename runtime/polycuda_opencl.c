@@ -408,9 +408,10 @@ enum { kMaxBoxRank = 16 };
 /* The box as slabs (see polycuda_cuda.cu's slabsOf, which this mirrors). */
 static void copyBox(polycuda_cl_program *p, int toDevice, cl_mem buffer,
                     char *host, size_t elementSize, int rank,
-                    const long long *extents, const long long *lower,
-                    const long long *upper, const char *where) {
+                    const long long *extents, const long long *lowerIn,
+                    const long long *upperIn, const char *where) {
   size_t stride[kMaxBoxRank], count[kMaxBoxRank], index[kMaxBoxRank];
+  long long lower[kMaxBoxRank], upper[kMaxBoxRank];
   size_t width, inner;
   int d, k;
   if (rank <= 0) {
@@ -419,8 +420,13 @@ static void copyBox(polycuda_cl_program *p, int toDevice, cl_mem buffer,
   }
   if (rank > kMaxBoxRank)
     failWithMessage(where, "array of more than 16 dimensions");
+  /* Clamped to the array as in slabsOf (polycuda_staging.h): no index below
+   * 0, none past the extent of a dimension after the first. */
   for (d = 0; d < rank; ++d) {
-    if (upper[d] < lower[d] || lower[d] < 0)
+    lower[d] = lowerIn[d] < 0 ? 0 : lowerIn[d];
+    upper[d] = d > 0 && upperIn[d] > extents[d] - 1 ? extents[d] - 1
+                                                     : upperIn[d];
+    if (upper[d] < lower[d])
       return;
     count[d] = (size_t)(upper[d] - lower[d] + 1);
     index[d] = 0;

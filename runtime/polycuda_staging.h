@@ -43,16 +43,29 @@ struct Slab {
 
 /// A box as 2-D slabs: trailing dimensions that the box covers entirely are
 /// merged into its rows, so a box of whole rows (or planes) is one row.
+/// The box is first clamped to the array: no index below 0, and none past
+/// the extent of a dimension after the first (the first extent need not
+/// bound the host array). The translator's boxes over-approximate what a
+/// scop accesses, and C keeps those subscripts within their extents, so
+/// the clamp drops only elements no one accesses; without it a box one
+/// column too wide (isl 0.25's coalescing can add one) would copy past the
+/// end of the host array.
 inline std::vector<Slab> slabsOf(size_t elementSize, int rank, const long long *extents,
-                          const long long *lower, const long long *upper) {
+                          const long long *lowerIn, const long long *upperIn) {
   std::vector<Slab> slabs;
   if (rank <= 0) {
     slabs.push_back({0, elementSize, elementSize, 1});
     return slabs;
   }
+  std::vector<long long> lower(lowerIn, lowerIn + rank),
+      upper(upperIn, upperIn + rank);
   std::vector<size_t> stride(rank), count(rank);
   for (int d = 0; d < rank; ++d) {
-    if (upper[d] < lower[d] || lower[d] < 0)
+    if (lower[d] < 0)
+      lower[d] = 0;
+    if (d > 0 && upper[d] > extents[d] - 1)
+      upper[d] = extents[d] - 1;
+    if (upper[d] < lower[d])
       return slabs;
     count[d] = (size_t)(upper[d] - lower[d] + 1);
   }

@@ -159,3 +159,35 @@ TEST(StagingPool, FailedCopyIsReported) {
 }
 
 } // namespace
+
+// A box reaching past a row of its array (isl's coalescing can widen one by
+// a column) is clamped to the array: it must never reach past the host
+// array's end nor wrap into the next row.
+TEST(StagingPool, BoxIsClampedToTheArray) {
+  // A [19][17] array of doubles, box rows 0..18, columns 0..17.
+  long long extents[] = {19, 17}, lower[] = {0, 0}, upper[] = {18, 17};
+  std::vector<Slab> slabs = slabsOf(8, 2, extents, lower, upper);
+  // Columns 0..16 of every row are the whole array: one range.
+  ASSERT_EQ(slabs.size(), 1u);
+  EXPECT_EQ(slabs[0].offset, 0u);
+  EXPECT_EQ(slabs[0].width * slabs[0].rows, 19u * 17u * 8u);
+
+  // Columns 5..20 of rows 2..3: columns 5..16, 12 elements a row.
+  long long lower2[] = {2, 5}, upper2[] = {3, 20};
+  slabs = slabsOf(8, 2, extents, lower2, upper2);
+  ASSERT_EQ(slabs.size(), 1u);
+  EXPECT_EQ(slabs[0].offset, (2u * 17u + 5u) * 8u);
+  EXPECT_EQ(slabs[0].pitch, 17u * 8u);
+  EXPECT_EQ(slabs[0].width, 12u * 8u);
+  EXPECT_EQ(slabs[0].rows, 2u);
+
+  // A negative lower bound starts at 0; a box entirely past a row's end
+  // copies nothing.
+  long long lower3[] = {-1, -3}, upper3[] = {0, 1};
+  slabs = slabsOf(8, 2, extents, lower3, upper3);
+  ASSERT_EQ(slabs.size(), 1u);
+  EXPECT_EQ(slabs[0].offset, 0u);
+  EXPECT_EQ(slabs[0].width, 2u * 8u);
+  long long lower4[] = {0, 17}, upper4[] = {3, 19};
+  EXPECT_TRUE(slabsOf(8, 2, extents, lower4, upper4).empty());
+}
