@@ -80,10 +80,16 @@ std::string printOp(const isl::ast_expr_op &op) {
   if (op.isa<isl::ast_expr_op_minus>())
     return "(-" + args[0] + ")";
   if (op.isa<isl::ast_expr_op_max>() || op.isa<isl::ast_expr_op_min>()) {
+    // Nested to the right, max(a, max(b, c)): isl lists the terms that
+    // depend on outer loop iterators last, and LLVM-based compilers (nvcc's
+    // cicc in CUDA 13, PoCL 5, NVIDIA's OpenCL) hang optimizing some loop
+    // nests whose lower bound is max(max(-m + 2, -n + 2), -k0 - 1) with
+    // the inner bounds depending on it (random programs 8000143, 8003309);
+    // the same bound nested the other way compiles in a second.
     const char *fn = op.isa<isl::ast_expr_op_max>() ? kMax : kMin;
-    std::string text = args[0];
-    for (int i = 1; i < n; ++i)
-      text = std::string(fn) + "(" + text + ", " + args[i] + ")";
+    std::string text = args[n - 1];
+    for (int i = n - 2; i >= 0; --i)
+      text = std::string(fn) + "(" + args[i] + ", " + text + ")";
     return text;
   }
   if (op.isa<isl::ast_expr_op_fdiv_q>())
