@@ -35,7 +35,12 @@ translate() {
 export -f translate
 export polycuda root carry
 seq "$first" $((first + count - 1)) | xargs -P "$(nproc)" -I{} bash -c 'translate {}'
-git -C "$root" rev-parse HEAD > "$carry/commit.txt" 2>/dev/null ||
-  cp "${COMMIT_FILE:-/dev/null}" "$carry/commit.txt"
+# The translator's commit: COMMIT_FILE (the bundle's) when given, since the
+# tree this runs in need not be the translator's.
+if [ -n "${COMMIT_FILE:-}" ]; then
+  cp "$COMMIT_FILE" "$carry/commit.txt"
+else
+  git -C "$root" rev-parse HEAD > "$carry/commit.txt"
+fi
 echo "prepared $(ls "$carry"/programs/*/out.cu | wc -l) of $count programs;" \
   "refused $(wc -l < "$carry/refused.txt"), failed $(wc -l < "$carry/failed.txt")"
