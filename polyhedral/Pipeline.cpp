@@ -23,6 +23,8 @@ namespace polycuda::polyhedral {
 
 namespace {
 
+bool islInternalError = false;
+
 /// Runs one stage, timing it and turning isl exceptions into errors that
 /// name the stage and the scop.
 template <typename Fn>
@@ -35,6 +37,7 @@ void runStage(const char *stage, const SourceLoc &where,
     throw std::runtime_error(where.str() + ": error: stage '" + stage +
                              "' exceeded its isl operation limit");
   } catch (const isl::exception &e) {
+    islInternalError = true;
     throw std::runtime_error(std::string("internal compiler error in stage '") +
                              stage + "' for the scop at " + where.str() +
                              ": isl: " + e.what());
@@ -64,6 +67,8 @@ void dump(const PipelineOptions &options, const char *stage,
 }
 
 } // namespace
+
+bool islFailedInternally() { return islInternalError; }
 
 ScheduleResult runSchedulePipeline(const Scop &scop, PreparedScop &prepared,
                                    Dependences &deps,

@@ -88,6 +88,12 @@ struct PreparedScop {
   bool serializeSccs = false;
 };
 
+/// Whether a stage of this process failed with an isl error other than an
+/// exceeded operation limit: an internal error of isl (isl 0.25 corrupts
+/// its memory in the dataflow analysis of a few programs, random program
+/// 5004808, which then fails or crashes depending on the memory layout).
+bool islFailedInternally();
+
 /// Scalar expansion of `scop` in place, then index-set splitting when it
 /// pays (decided by mapping the scop with and without the split; `scop`
 /// is then replaced by the split one). Throws as runGpuPipeline.

@@ -10,6 +10,7 @@
 
 #include "IslExtras.h"
 #include "Isolated.h"
+#include "Pipeline.h"
 #include "Transfers.h"
 #include "Report.h"
 #include "ScopBuilder.h"
@@ -606,6 +607,10 @@ bool emitReport(const Options &options, const std::string &reportOutput) {
 /// What the translation hands to the steps after it: the exit code when
 /// it failed, else the report and the texts of the output files. Plain
 /// text, so that it can come from a child process (translateGuarded).
+/// translateInput's status when isl failed with an internal error (see
+/// translateGuarded); never polycuda's own exit status.
+constexpr int kIslFailedExit = 70;
+
 struct Translated {
   int rc = 0;
   std::string report, text, hostText, clText;
@@ -757,7 +762,7 @@ Translated translateInput(const Options &options, const Settings &settings) {
     out.rc = ok ? 0 : 1;
   else if (!translate(input, translationOptions(options, settings), result) ||
            !printReport(input, result, options, settings, out.report))
-    out.rc = 1;
+    out.rc = polyhedral::islFailedInternally() ? kIslFailedExit : 1;
   alarm(0);
   out.text = std::move(result.text);
   out.hostText = std::move(result.hostText);
@@ -778,16 +783,35 @@ Translated translateInput(const Options &options, const Settings &settings) {
 /// POLYCUDA_NO_FORK=1 translates in this process (for debuggers), unbounded.
 Translated translateGuarded(const Options &options, Settings settings) {
   const char *noFork = std::getenv("POLYCUDA_NO_FORK");
-  if (noFork && std::string(noFork) == "1")
-    return translateInput(options, settings);
+  if (noFork && std::string(noFork) == "1") {
+    Translated done = translateInput(options, settings);
+    if (done.rc == kIslFailedExit)
+      done.rc = 1;
+    return done;
+  }
   for (int attempt = 0;; ++attempt) {
     llvm::outs().flush();
     bool bounded = !settings.pipeline.skipDependences;
     polyhedral::ChildOutcome outcome = polyhedral::runInChild(
         [&] { return encode(translateInput(options, settings)); },
         bounded ? unsigned(options.cpuBudget) : 0);
-    if (outcome.result)
-      return decode(*outcome.result);
+    if (outcome.result) {
+      Translated done = decode(*outcome.result);
+      if (done.rc != kIslFailedExit)
+        return done;
+      // An internal error of isl: the memory corruption behind the crashes
+      // below shows so too; the same remedy.
+      if (attempt > 0 || settings.pipeline.skipDependences) {
+        done.rc = 1;
+        return done;
+      }
+      llvm::errs() << "polycuda: warning: " << options.input
+                   << ": isl failed (internal error above); translating "
+                      "again without the dependence analysis: every scop "
+                      "keeps its original order on one thread\n";
+      settings.pipeline.skipDependences = true;
+      continue;
+    }
     Translated failed;
     failed.rc = outcome.exitCode ? outcome.exitCode : 1;
     if (outcome.overTime) {
