@@ -358,6 +358,7 @@ private:
     fact.numMapped = kernel.numMapped;
     fact.blockSize = kernel.blockSize;
     fact.hardwareDim = kernel.hardwareDim;
+    fact.sizing = kernel.sizing;
     fact.order = kernel.order;
     for (const std::string &name : kernel.statements)
       fact.statements.push_back(statementIndex(scop, name));

@@ -102,6 +102,8 @@ struct KernelFact {
   unsigned numMapped = 0;
   std::vector<unsigned> blockSize;   ///< per mapped member
   std::vector<unsigned> hardwareDim; ///< per mapped member
+  /// How the block size was chosen and why (Kernel::sizing).
+  BlockSizing sizing;
   /// The order of the blocks and why (Kernel::order).
   ThreadOrder order;
   /// Per mapped member: number of schedule values (a function of the

@@ -19,10 +19,12 @@
 //===----------------------------------------------------------------------===//
 #include "GpuMapping.h"
 
+#include "BlockSizes.h"
 #include "Check.h"
 #include "IslExtras.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -121,7 +123,10 @@ private:
   const GpuMappingOptions &options;
   const Scop &scop;
 
-  std::vector<unsigned> sizesFor(const Kernel &kernel, unsigned mapped) const {
+  /// The block `--sizes` sets for `kernel` (hardware order, one size per
+  /// mapped member), if any.
+  std::optional<std::vector<unsigned>> sizesFromOption(const Kernel &kernel,
+                                                       unsigned mapped) const {
     // The kernel of this scop (`S0_S1@86`: the scop's line), then the
     // kernels of that name in every scop, then the position.
     auto it = options.blockSizes.find(kernel.name + "@" +
@@ -130,19 +135,35 @@ private:
       it = options.blockSizes.find(kernel.name);
     if (it == options.blockSizes.end())
       it = options.blockSizes.find("kernel" + std::to_string(kernel.id));
-    std::vector<unsigned> sizes;
-    if (it != options.blockSizes.end())
-      sizes = it->second;
-    else if (mapped == 1)
-      sizes = options.default1D;
-    else if (mapped == 2)
-      sizes = options.default2D;
-    else
-      sizes = options.default3D;
+    if (it == options.blockSizes.end())
+      return std::nullopt;
+    return fitted(it->second, mapped);
+  }
+
+  /// `sizes` with one entry (at least 1) per mapped member.
+  static std::vector<unsigned> fitted(std::vector<unsigned> sizes,
+                                      unsigned mapped) {
     sizes.resize(mapped, 1);
     for (unsigned &size : sizes)
       size = std::max(size, 1u);
     return sizes;
+  }
+
+  /// The default block for `mapped` members, fitted to the bound of the
+  /// kernel's parallel extent along each hardware dimension.
+  BlockSizing sizeToDevice(const Kernel &kernel, unsigned mapped) const {
+    std::vector<unsigned> sizes = fitted(mapped == 1   ? options.default1D
+                                         : mapped == 2 ? options.default2D
+                                                       : options.default3D,
+                                         mapped);
+    if (!options.fitDefaults)
+      return blockFromOption(sizes);
+    isl::union_set inBounds = instancesInBounds(scop, kernel.instances);
+    std::vector<std::optional<long>> bounds(mapped);
+    for (unsigned d = 0; d < mapped; ++d)
+      bounds[kernel.hardwareDim[d]] =
+          boundExtent(inBounds, kernel.hostSchedule, kernel.memberSchedules[d]);
+    return fitBlockToDevice(sizes, bounds, options.device);
   }
 
   /// A name for a kernel of `statements` that no other kernel has.
@@ -211,13 +232,16 @@ private:
       kernel.memberSchedules.push_back(
           isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
               .intersect_domain(kernel.instances));
-    std::vector<unsigned> sizes = sizesFor(kernel, mapped);
-    kernel.blockSize.resize(mapped);
     kernel.accesses = analyzeAccesses(scop, kernel.localSchedule,
                                       kernel.hostSchedule, mapped);
     kernel.hardwareDim = hardwareOrder(kernel.accesses, mapped);
+    std::optional<std::vector<unsigned>> requested =
+        sizesFromOption(kernel, mapped);
+    kernel.sizing =
+        requested ? blockFromOption(*requested) : sizeToDevice(kernel, mapped);
+    kernel.blockSize.resize(mapped);
     for (unsigned d = 0; d < mapped; ++d)
-      kernel.blockSize[d] = sizes[kernel.hardwareDim[d]];
+      kernel.blockSize[d] = kernel.sizing.chosen[kernel.hardwareDim[d]];
     for (unsigned d = 0; d < mapped; ++d) {
       isl::map range = kernel.hostSchedule.reverse()
                            .apply_range(kernel.memberSchedules[d])

@@ -1,10 +1,12 @@
-//===- GpuMapping.h - Kernels, blocks and threads from a schedule -*- C++ -*-===//
+//===- GpuMapping.h - Kernels, blocks and threads from a schedule -*- C++
+//-*-===//
 //
 // Stage 3: schedule tree -> GpuProgram (kernels and their mapping).
 // Input: a legal schedule tree with coincident band members.
 // Output: the tree with each kernel's subtree below a mark named after the
 // kernel, its mapped members tiled onto blocks and threads (GpuProgram.h);
-// for each kernel its instances, mapped members, block sizes and offsets.
+// for each kernel its instances, mapped members, block sizes (fitted to
+// the DeviceModel, BlockSizes.h) and offsets.
 // Outermost bands with leading coincident members become kernels (up to three
 // members mapped to blocks and threads); sequential bands above them stay on
 // the host; subtrees without any parallelism become one-thread kernels, so
@@ -26,13 +28,17 @@ struct GpuMappingOptions {
   /// Block sizes per kernel, in hardware order x, y, z, keyed by the
   /// kernel's stable name (`S0_S1`) or its position (`kernel0`).
   std::map<std::string, std::vector<unsigned>> blockSizes;
-  /// Defaults per number of mapped members, in hardware order x, y, z.
+  /// Defaults per number of mapped members, in hardware order x, y, z;
+  /// made smaller for small parallel spaces (BlockSizes.h) unless
+  /// `fitDefaults` is false (`--sizes=all=...` sets them for every kernel).
   std::vector<unsigned> default1D = {256};
   std::vector<unsigned> default2D = {32, 8};
   std::vector<unsigned> default3D = {32, 4, 2};
+  bool fitDefaults = true;
   /// The order of the blocks of kernels with two or more mapped members
-  /// (`--thread-order`), and the GPU `auto` assumes.
+  /// (`--thread-order`).
   ThreadOrderRequest threadOrder;
+  /// The GPU that block sizes and `auto` thread order are fitted to.
   DeviceModel device;
 };
 

@@ -14,6 +14,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +51,34 @@ struct ThreadOrder {
   /// column of `width`, and the cache budgets it was compared with.
   double linearFootprint = 0, columnFootprint = 0;
   double l1Budget = 0, l2Budget = 0;
+};
+
+/// How a kernel's block size was chosen (BlockSizes.h). Vectors are in
+/// hardware order x, y, z, one entry per mapped member.
+struct BlockSizing {
+  enum class Source {
+    Default, ///< the default for the number of mapped members
+    Shrunk,  ///< the default made smaller to give blocks to more SMs
+    Sizes,   ///< `--sizes`
+  };
+  Source source = Source::Default;
+  /// The default (or `--sizes`) block, and the block chosen.
+  std::vector<unsigned> requested;
+  std::vector<unsigned> chosen;
+  /// Per hardware dimension, a bound of the number of iterations of the
+  /// member on it per launch; nullopt where isl finds no finite one (or
+  /// with `--sizes`, where it is not computed).
+  std::vector<std::optional<long>> extentBound;
+  /// Blocks per launch at most, from the bounds, for `requested` and for
+  /// `chosen`; nullopt without a bound on every mapped member.
+  std::optional<long> requestedBlocks;
+  std::optional<long> chosenBlocks;
+  /// The device numbers the decision was made with.
+  unsigned multiprocessors = 0;
+  unsigned warpSize = 0;
+  unsigned maxThreadsPerBlock = 0; ///< of the block and of an SM, the least
+  /// Why, in words.
+  std::string reason;
 };
 
 /// A reference held in a register of each thread across a loop of a
@@ -136,6 +165,9 @@ struct Kernel {
   /// (0 = x, 1 = y, 2 = z).
   std::vector<unsigned> blockSize;
   std::vector<unsigned> hardwareDim;
+  /// How `blockSize` was chosen (default, shrunk to fill the GPU, or
+  /// `--sizes`) and why.
+  BlockSizing sizing;
   /// The order of the blocks. With column order the grid's extents and
   /// positions `g` are in grid order (x, y, z), and `blockOfGrid[d]` is the
   /// block index b_d of mapped member d as a function of the parameters

@@ -30,6 +30,7 @@
 #ifndef POLYCUDA_POLYHEDRAL_THREADORDER_H
 #define POLYCUDA_POLYHEDRAL_THREADORDER_H
 
+#include "DeviceModel.h"
 #include "GpuProgram.h"
 
 #include <string>
@@ -49,19 +50,6 @@ struct ThreadOrderRequest {
 /// returns false and says why in `error`.
 bool parseThreadOrder(const std::string &text, ThreadOrderRequest &request,
                       std::string &error);
-
-/// The GPU that `auto`'s cache model assumes: an H100 SXM by default.
-struct DeviceModel {
-  std::string name = "H100";
-  unsigned multiprocessors = 132;
-  double l1Bytes = 256.0 * 1024;       ///< L1 / shared memory per SM
-  double l2Bytes = 50.0 * 1024 * 1024; ///< L2, shared by every SM
-  /// The part of L2 that data reused between rows of blocks may count on
-  /// (the rest holds the streamed data and the other arrays).
-  double l2Fraction = 0.5;
-  /// Column widths (elements) auto tries, widest first.
-  std::vector<unsigned> widths = {128, 64, 32};
-};
 
 /// The order of `kernel`'s blocks for `request` (its mapping, block sizes
 /// and accesses must be chosen). Column order needs two mapped members; a

@@ -94,6 +94,34 @@ struct Options {
                "its statements or its position, e.g. "
                "'S0_S1=32,8;kernel1=256'; 'all=...' sets every kernel"),
       cl::init(""), cl::cat(category)};
+  // The GPU the block sizes are fitted to (polyhedral/DeviceModel.h).
+  cl::opt<unsigned> gpuSms{
+      "gpu-sms",
+      cl::desc("SMs of the GPU the default block sizes are fitted to "
+               "(default 132, an H100): a kernel whose parallel loops give "
+               "fewer blocks gets smaller blocks, down to one warp"),
+      cl::value_desc("N"), cl::init(polyhedral::DeviceModel().multiprocessors),
+      cl::cat(category)};
+  cl::opt<unsigned> gpuThreadsPerSm{
+      "gpu-threads-per-sm",
+      cl::desc("Threads resident per SM on that GPU (default 2048): "
+               "default blocks hold no more"),
+      cl::value_desc("N"),
+      cl::init(polyhedral::DeviceModel().maxThreadsPerMultiprocessor),
+      cl::cat(category)};
+  cl::opt<unsigned> gpuThreadsPerBlock{
+      "gpu-threads-per-block",
+      cl::desc("Threads per block at most on that GPU (default 1024): "
+               "larger default blocks are halved"),
+      cl::value_desc("N"),
+      cl::init(polyhedral::DeviceModel().maxThreadsPerBlock),
+      cl::cat(category)};
+  cl::opt<unsigned> gpuWarpSize{
+      "gpu-warp-size",
+      cl::desc("Threads per warp on that GPU (default 32): the smallest "
+               "block the default sizes shrink to"),
+      cl::value_desc("N"), cl::init(polyhedral::DeviceModel().warpSize),
+      cl::cat(category)};
   cl::opt<bool> dumpSchedule{"dump-schedule",
                              cl::desc("Print the isl schedule tree of each "
                                       "scop (coincident = parallel)"),
@@ -289,6 +317,7 @@ bool parseSizes(const std::string &text,
       mapping.default2D = padded;
       padded.resize(3, 1);
       mapping.default3D = padded;
+      mapping.fitDefaults = false;
     } else {
       mapping.blockSizes[m[1].str()] = sizes;
     }
@@ -481,6 +510,26 @@ bool checkOutputOptions(const Options &options, Settings &settings) {
   return true;
 }
 
+/// The GPU of `--gpu-*`; false after an error.
+bool deviceModel(const Options &options, polyhedral::DeviceModel &device) {
+  const std::pair<const char *, unsigned> counts[] = {
+      {"gpu-sms", options.gpuSms},
+      {"gpu-threads-per-sm", options.gpuThreadsPerSm},
+      {"gpu-threads-per-block", options.gpuThreadsPerBlock},
+      {"gpu-warp-size", options.gpuWarpSize}};
+  for (const auto &[name, value] : counts)
+    if (value < 1 || value > (1u << 20)) {
+      llvm::errs() << "polycuda: error: --" << name << "=" << value
+                   << " out of range 1..1048576\n";
+      return false;
+    }
+  device.multiprocessors = options.gpuSms;
+  device.maxThreadsPerMultiprocessor = options.gpuThreadsPerSm;
+  device.maxThreadsPerBlock = options.gpuThreadsPerBlock;
+  device.warpSize = options.gpuWarpSize;
+  return true;
+}
+
 /// The options of the polyhedral pipeline; false after an error.
 bool pipelineOptions(const Options &options,
                      polyhedral::PipelineOptions &pipeline) {
@@ -493,6 +542,8 @@ bool pipelineOptions(const Options &options,
   pipeline.verbose = options.verbose;
   pipeline.dumpStream = &std::cerr;
   if (!parseSizes(options.sizes, pipeline.mapping))
+    return false;
+  if (!deviceModel(options, pipeline.mapping.device))
     return false;
   std::string error;
   if (!polyhedral::parseThreadOrder(options.threadOrder,

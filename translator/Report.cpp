@@ -595,6 +595,7 @@ private:
         {"host_loops", (int64_t)kernel.hostDepth},
         {"grid", std::move(gridArray)},
         {"block", std::move(blockArray)},
+        {"block_size_detail", blockSizingJson(kernel)},
         {"thread_order", kernel.order.column ? "column" : "row-major"},
         {"thread_order_detail", threadOrderJson(kernel.order)},
         {"mapped", std::move(mapped)},
@@ -683,6 +684,41 @@ private:
     if (linear.size() > 2)
       grid.push_back(std::move(linear[2]));
     return grid;
+  }
+
+  /// How the kernel's block size was chosen (null for one-thread kernels).
+  static json::Value blockSizingJson(const polyhedral::KernelFact &kernel) {
+    if (kernel.numMapped == 0)
+      return nullptr;
+    const polyhedral::BlockSizing &sizing = kernel.sizing;
+    using Source = polyhedral::BlockSizing::Source;
+    auto optional = [](const std::optional<long> &n) -> json::Value {
+      if (n)
+        return (int64_t)*n;
+      return nullptr;
+    };
+    auto count = [&](unsigned n) -> json::Value {
+      if (sizing.source == Source::Sizes)
+        return nullptr;
+      return (int64_t)n;
+    };
+    json::Array requested, bounds;
+    for (unsigned size : sizing.requested)
+      requested.push_back((int64_t)size);
+    for (const std::optional<long> &bound : sizing.extentBound)
+      bounds.push_back(optional(bound));
+    return json::Object{
+        {"source", sizing.source == Source::Sizes    ? "sizes"
+                   : sizing.source == Source::Shrunk ? "shrunk"
+                                                     : "default"},
+        {"requested", std::move(requested)},
+        {"extent_bound", std::move(bounds)},
+        {"requested_blocks", optional(sizing.requestedBlocks)},
+        {"blocks", optional(sizing.chosenBlocks)},
+        {"multiprocessors", count(sizing.multiprocessors)},
+        {"warp_size", count(sizing.warpSize)},
+        {"max_threads_per_block", count(sizing.maxThreadsPerBlock)},
+        {"reason", sizing.reason}};
   }
 
   static json::Value threadOrderJson(const polyhedral::ThreadOrder &order) {
@@ -934,10 +970,8 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
     return;
   }
   os << "  grid (" << list(k.getArray("grid")) << "), block ("
-     << list(k.getArray("block")) << ") = the tile of the mapped loops "
-     << "(--sizes, else the default for " << mapped.size()
-     << "), thread order "
-     << str(k.get("thread_order"));
+     << list(k.getArray("block")) << ") = the tile of the mapped loops, "
+     << "thread order " << str(k.get("thread_order"));
   const json::Object &order = *k.getObject("thread_order_detail");
   if (llvm::Optional<int64_t> w = order.getInteger("width"))
     os << " (columns of " << *w << " elements = "
@@ -949,6 +983,8 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
   if (str(order.get("reason")).rfind("--thread-order=linear", 0) != 0)
     os << "\n    why: " << str(order.get("reason"));
   os << "\n";
+  if (const json::Object *sizing = k.getObject("block_size_detail"))
+    os << "    block: " << str(sizing->get("reason")) << "\n";
   bool column = order.getInteger("width").hasValue();
   for (const json::Value &mv : mapped) {
     const json::Object &m = *mv.getAsObject();

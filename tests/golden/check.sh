@@ -5,13 +5,16 @@
 # file through FileCheck with CHECKFILE: for cuda the .cu file (kernels and
 # launcher; the host part goes to --host-output), for opencl the host C file
 # with the kernels embedded. Extra polycuda flags come from
-# $GOLDEN_POLYCUDA_FLAGS (e.g. --sizes='all=16,16' to see a test fail).
+# $GOLDEN_POLYCUDA_FLAGS (e.g. --sizes='all=16,16' to see a test fail) and
+# from the check file's `// POLYCUDA-FLAGS: ...` line, if it has one (e.g.
+# -DLARGE_DATASET), both split at spaces.
 set -euo pipefail
 polycuda=$1 filecheck=$2 input=$3 target=$4 check=$5 work=$6
 name=$(basename "$check" .check)
 dir="$work/$name"
 rm -rf "$dir" && mkdir -p "$dir"
-pflags=(${GOLDEN_POLYCUDA_FLAGS:-})
+fileflags=$(sed -n 's|^// POLYCUDA-FLAGS: *||p' "$check" | head -n 1)
+pflags=(${fileflags} ${GOLDEN_POLYCUDA_FLAGS:-})
 
 case "$target" in
 cuda)

@@ -11,6 +11,8 @@
 
 #include "../polyhedral/IslTestSupport.h"
 
+#include <map>
+
 namespace polycuda::test {
 namespace {
 
@@ -26,7 +28,7 @@ protected:
                      const std::string &target = "cuda") {
     translator::ParsedInput input;
     translator::FrontendOptions frontend;
-    frontend.clangArgs = {"-DMINI_DATASET"};
+    frontend.clangArgs = {dataset};
     bool parsed = code.empty()
                       ? translator::parseInput(kInputs + file, frontend, ctx(),
                                                input)
@@ -37,6 +39,7 @@ protected:
       return nullptr;
     translator::TranslationOptions options;
     options.target = target;
+    options.pipeline.mapping.blockSizes = sizes;
     translator::Translation translation;
     EXPECT_TRUE(translator::translate(input, options, translation));
     translator::ReportOptions reportOptions;
@@ -47,6 +50,10 @@ protected:
         translator::reportText(input, translation, reportOptions).empty());
     return value;
   }
+
+  /// The PolyBench size `report` translates inputs at, and `--sizes`.
+  std::string dataset = "-DMINI_DATASET";
+  std::map<std::string, std::vector<unsigned>> sizes;
 
   static const json::Object &scop(const json::Value &report) {
     return *report.getAsObject()->getArray("scops")->front().getAsObject();
@@ -101,6 +108,8 @@ protected:
 };
 
 TEST_F(ExplainTest, GemmParallelLoopsMappingAndReferences) {
+  // At LARGE sizes the default 32 x 8 blocks give every SM blocks.
+  dataset = "-DLARGE_DATASET";
   json::Value value = report("gemm.c");
   const json::Object &s = scop(value);
   // i and j are parallel; k carries the RAW on C (distance 1 along k).
@@ -131,6 +140,10 @@ TEST_F(ExplainTest, GemmParallelLoopsMappingAndReferences) {
   EXPECT_EQ("j", mappedLoop(kernel, "x", "S1"));
   EXPECT_EQ("i", mappedLoop(kernel, "y", "S1"));
   EXPECT_EQ("[32,8]", str(kernel.get("block")));
+  const json::Object &sizing = *kernel.getObject("block_size_detail");
+  EXPECT_EQ("default", str(sizing.get("source")));
+  EXPECT_EQ("[1100,1000]", str(sizing.get("extent_bound")));
+  EXPECT_EQ("4375", str(sizing.get("blocks")));
 
   // A and B through shared tiles per 32 iterations of k (the pattern is
   // that of their global accesses), C[i][j] in a register across k.
@@ -164,6 +177,44 @@ TEST_F(ExplainTest, GemmParallelLoopsMappingAndReferences) {
   EXPECT_TRUE(*kernel.getBoolean("global_bytes_exact"));
   EXPECT_NE(std::string::npos,
             str(kernel.get("global_bytes_expression")).find("ni * nj * nk"));
+}
+
+// trmm at LARGE: the loop on j is bounded by n, a parameter, but B[M][N]
+// with N = 1200 bounds it; 256 threads per block would give 5 blocks for
+// 132 SMs, one warp gives 38.
+TEST_F(ExplainTest, SmallParallelSpaceShrinksTheBlockAndSaysWhy) {
+  dataset = "-DLARGE_DATASET";
+  json::Value value = report("trmm.c");
+  const json::Object &s = scop(value);
+  const json::Object &kernel = *(*s.getArray("kernels"))[0].getAsObject();
+  EXPECT_EQ("j", mappedLoop(kernel, "x", "S0"));
+  EXPECT_EQ("[32]", str(kernel.get("block")));
+  EXPECT_EQ("[\"ceil((n) / 32)\"]", str(kernel.get("grid")));
+  const json::Object &sizing = *kernel.getObject("block_size_detail");
+  EXPECT_EQ("shrunk", str(sizing.get("source")));
+  EXPECT_EQ("[256]", str(sizing.get("requested")));
+  EXPECT_EQ("[1200]", str(sizing.get("extent_bound")));
+  EXPECT_EQ("5", str(sizing.get("requested_blocks")));
+  EXPECT_EQ("38", str(sizing.get("blocks")));
+  EXPECT_EQ("132", str(sizing.get("multiprocessors")));
+  EXPECT_EQ("32", str(sizing.get("warp_size")));
+  EXPECT_NE(std::string::npos,
+            str(sizing.get("reason")).find("5 block(s) of 256 for 132 SMs"))
+      << str(sizing.get("reason"));
+  // The kernel that scales B (1200 x 1000) keeps 32 x 8.
+  const json::Object &scale = *(*s.getArray("kernels"))[1].getAsObject();
+  EXPECT_EQ("[32,8]", str(scale.get("block")));
+  EXPECT_EQ("default",
+            str(scale.getObject("block_size_detail")->get("source")));
+
+  // --sizes wins, and the report says so.
+  sizes["S0"] = {64};
+  json::Value forced = report("trmm.c");
+  const json::Object &k0 =
+      *(*scop(forced).getArray("kernels"))[0].getAsObject();
+  EXPECT_EQ("[64]", str(k0.get("block")));
+  EXPECT_EQ("sizes", str(k0.getObject("block_size_detail")->get("source")));
+  EXPECT_EQ("--sizes", str(k0.getObject("block_size_detail")->get("reason")));
 }
 
 TEST_F(ExplainTest, JacobiTimeLoopCarriesSpatialLoopsParallel) {

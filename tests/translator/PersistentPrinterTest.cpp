@@ -66,6 +66,9 @@ protected:
     translator::TranslationOptions options;
     options.target = target;
     options.pipeline.persistent.enabled = !off;
+    // The snippets' arrays are small: on a GPU of one SM their kernels keep
+    // the default blocks (256, 32 x 8) instead of shrinking to fill it.
+    options.pipeline.mapping.device.multiprocessors = 1;
     if (off)
       options.pipeline.persistent.disabledReason = "turned off";
     if (!sizesKey.empty())

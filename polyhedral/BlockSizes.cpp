@@ -1,0 +1,203 @@
+//===- BlockSizes.cpp - Block sizes that fill the GPU ---------------------===//
+//
+// Part of stage 3 (GPU mapping), see BlockSizes.h. A launch of fewer blocks
+// than SMs leaves the others idle: trmm's first kernel at PolyBench LARGE
+// maps j (1,200 iterations) to threads, which the default 256 threads per
+// block put on 5 of an H100's 132 SMs; blocks of one warp give 38 blocks
+// (PPCG's choice, 3x faster there). Larger spaces keep the defaults, whose
+// x extent keeps warps coalesced and whose y extent gives shared tiles
+// reuse.
+//
+//===----------------------------------------------------------------------===//
+#include "BlockSizes.h"
+
+#include "Check.h"
+#include "IslExtras.h"
+
+#include <algorithm>
+
+namespace polycuda::polyhedral {
+
+namespace {
+
+/// Bounds and block counts saturate here: far beyond any GPU's SM count,
+/// and small enough that products of three never overflow.
+constexpr long kHugeCount = 1L << 20;
+
+const char *const kHardwareNames[] = {"x", "y", "z"};
+
+/// `{ A[a] : 0 <= a_k < extent_k }` over the dimensions of `array` with a
+/// declared extent, in the space `space` of its elements.
+isl::set extentBox(const Array &array, const isl::space &space) {
+  isl::set box = isl::set::universe(space);
+  for (unsigned k = 0; k < array.rank(); ++k) {
+    if (k == 0 && !array.firstExtentKnown)
+      continue;
+    isl::pw_aff x = variableOn(space, k);
+    box = box.intersect(x.ge_set(constantOn(space, 0)))
+              .intersect(x.lt_set(liftToSpace(array.extents[k], space)));
+  }
+  return box;
+}
+
+unsigned long threadsOf(const std::vector<unsigned> &block) {
+  unsigned long threads = 1;
+  for (unsigned size : block)
+    threads *= size;
+  return threads;
+}
+
+/// Blocks per launch for `block` when the member on hardware dimension h
+/// has at most `bounds[h]` iterations (all known).
+long blocksOf(const std::vector<unsigned> &block,
+              const std::vector<std::optional<long>> &bounds) {
+  long blocks = 1;
+  for (unsigned h = 0; h < block.size(); ++h)
+    blocks = std::min(kHugeCount,
+                      blocks * ((*bounds[h] + block[h] - 1) / long(block[h])));
+  return blocks;
+}
+
+/// Halves the outermost hardware dimension of `block` that has more than
+/// one thread (z, then y, then x): x, whose consecutive threads make
+/// coalesced accesses, keeps its width longest.
+void halveBlock(std::vector<unsigned> &block) {
+  for (unsigned h = block.size(); h-- > 0;)
+    if (block[h] > 1) {
+      block[h] /= 2;
+      return;
+    }
+}
+
+std::string blockText(const std::vector<unsigned> &block) {
+  std::string text;
+  for (unsigned size : block)
+    text += (text.empty() ? "" : " x ") + std::to_string(size);
+  return text;
+}
+
+std::string boundsText(const std::vector<std::optional<long>> &bounds) {
+  std::string text;
+  for (const std::optional<long> &bound : bounds)
+    text += (text.empty() ? "" : " x ") + std::to_string(*bound);
+  return text;
+}
+
+} // namespace
+
+isl::union_set instancesInBounds(const Scop &scop,
+                                 const isl::union_set &instances) {
+  isl::union_set inside = isl::union_set::empty(scop.ctx);
+  for (isl::set set : setsOf(instances)) {
+    const Statement *stmt = scop.findStatement(tupleName(set));
+    POLYCUDA_CHECK(stmt) << "unknown statement " << tupleName(set);
+    for (const Access &access : stmt->accesses) {
+      const Array &array = scop.arrays[access.array];
+      if (!access.isAffine() || array.rank() == 0)
+        continue;
+      isl::set box = extentBox(array, access.relation.get_space().range());
+      set = set.intersect(access.relation.intersect_range(box).domain());
+    }
+    inside = inside.unite(isl::union_set(set));
+  }
+  return inside;
+}
+
+std::optional<long> boundExtent(const isl::union_set &instances,
+                                const isl::union_map &hostSchedule,
+                                const isl::union_map &member) {
+  isl::union_map values =
+      hostSchedule.intersect_domain(instances).reverse().apply_range(
+          member.intersect_domain(instances));
+  if (values.is_empty())
+    return std::nullopt;
+  isl::map perHost = values.as_map(); // { [c] -> [s] }
+  // { [s'] -> [s] } of one host iteration; its deltas are the distances
+  // s - s' between two values of one launch. isl maximises them as an
+  // integer program over the set with the parameters as variables (the
+  // largest width over all their values; infinite when a parameter bounds
+  // the loop unboundedly); unlike the maximum of lexmax - lexmin, this
+  // also holds where the bounds of s are quasi-affine.
+  isl::set distances = perHost.reverse().apply_range(perHost).deltas();
+  isl::val width = distances.dim_max_val(0);
+  if (!width.is_int())
+    return std::nullopt;
+  if (width.ge(isl::val(width.ctx(), kHugeCount)))
+    return kHugeCount;
+  return width.get_num_si() + 1;
+}
+
+BlockSizing fitBlockToDevice(const std::vector<unsigned> &requested,
+                             const std::vector<std::optional<long>> &bounds,
+                             const DeviceModel &device) {
+  POLYCUDA_CHECK(requested.size() == bounds.size() && !requested.empty())
+      << "one bound per mapped member";
+  BlockSizing sizing;
+  sizing.requested = requested;
+  sizing.extentBound = bounds;
+  sizing.multiprocessors = device.multiprocessors;
+  sizing.warpSize = device.warpSize;
+  // A block runs on one SM: it can hold no more threads than one SM does.
+  sizing.maxThreadsPerBlock = std::max(
+      1u,
+      std::min(device.maxThreadsPerBlock, device.maxThreadsPerMultiprocessor));
+  std::vector<unsigned> block = requested;
+  std::string what = "the default " + blockText(requested);
+  while (threadsOf(block) > sizing.maxThreadsPerBlock)
+    halveBlock(block);
+  if (block != requested)
+    what += ", halved to " + blockText(block) + " (at most " +
+            std::to_string(sizing.maxThreadsPerBlock) + " threads per block)";
+  sizing.chosen = block;
+  for (unsigned h = 0; h < bounds.size(); ++h)
+    if (!bounds[h]) {
+      sizing.source = block == requested ? BlockSizing::Source::Default
+                                         : BlockSizing::Source::Shrunk;
+      sizing.reason = what + ": the iterations along " +
+                      std::string(kHardwareNames[h]) +
+                      " have no bound at translation time";
+      return sizing;
+    }
+  long before = blocksOf(block, bounds);
+  sizing.requestedBlocks = blocksOf(requested, bounds);
+  std::string facts = "at most " + boundsText(bounds) +
+                      " iterations per launch give " + std::to_string(before) +
+                      " block(s) of " + blockText(block) + " for " +
+                      std::to_string(device.multiprocessors) + " SMs";
+  while (blocksOf(block, bounds) < long(device.multiprocessors) &&
+         threadsOf(block) >= 2ul * device.warpSize)
+    halveBlock(block);
+  sizing.chosen = block;
+  sizing.chosenBlocks = blocksOf(block, bounds);
+  if (block == requested) {
+    sizing.source = BlockSizing::Source::Default;
+    sizing.reason =
+        what + ": " + facts +
+        (before < long(device.multiprocessors) ? " (already one warp per block)"
+                                               : ", at least one per SM");
+    return sizing;
+  }
+  sizing.source = BlockSizing::Source::Shrunk;
+  if (before >= long(device.multiprocessors)) {
+    sizing.reason = what + ": " + facts + ", at least one per SM";
+    return sizing;
+  }
+  sizing.reason = "shrunk from " + what + ": " + facts + "; " +
+                  blockText(block) + " gives " +
+                  std::to_string(*sizing.chosenBlocks) + " block(s)" +
+                  (*sizing.chosenBlocks < long(device.multiprocessors)
+                       ? " (one warp per block, the smallest)"
+                       : "");
+  return sizing;
+}
+
+BlockSizing blockFromOption(const std::vector<unsigned> &sizes) {
+  BlockSizing sizing;
+  sizing.source = BlockSizing::Source::Sizes;
+  sizing.requested = sizing.chosen = sizes;
+  sizing.extentBound.assign(sizes.size(), std::nullopt);
+  sizing.reason = "--sizes";
+  return sizing;
+}
+
+} // namespace polycuda::polyhedral
