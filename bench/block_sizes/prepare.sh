@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Block sizes that fill the GPU (issue 15), before and after, on the GPU host:
+# translates every inputs/*.c at LARGE_DATASET twice with the same polycuda,
+# once as is ("after": blocks fitted to the device model) and once with
+# --gpu-sms=1 (a one-SM device never shrinks a block: the fixed 256 / 32x8 of
+# before), keeps the programs whose CUDA differs, and writes them with the
+# runtime into CARRY (default bench/block_sizes/carry) for run.sh; with
+# NAMES, only those inputs.
+#   prepare.sh [CARRY [NAMES...]]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+polycuda=${POLYCUDA:-$root/build/translator/polycuda}
+carry=${1:-$root/bench/block_sizes/carry}
+shift || true
+names=" $* "
+rm -rf "$carry" && mkdir -p "$carry/programs"
+cp -r "$root/runtime" "$carry/runtime"
+cp "$root/tests/e2e/compare_outputs.py" "$root/bench/block_sizes/run.sh" "$carry/"
+git -C "$root" rev-parse --short HEAD > "$carry/commit.txt"
+for input in "$root/inputs/"*.c; do
+  name=$(basename "$input" .c)
+  [ "$names" = "  " ] || [[ "$names" == *" $name "* ]] || continue
+  dir=$carry/programs/$name
+  mkdir -p "$dir"
+  if ! "$polycuda" --cpu-budget=0 -DLARGE_DATASET "$input" -o "$dir/after.cu" \
+        2> /dev/null ||
+     ! "$polycuda" --cpu-budget=0 -DLARGE_DATASET --gpu-sms=1 "$input" \
+        -o "$dir/before.cu" 2> /dev/null ||
+     cmp -s "$dir/after.cu" "$dir/before.cu"; then
+    rm -rf "$dir"
+    continue
+  fi
+  cp "$input" "$dir/"
+done
+echo "$(ls "$carry/programs" | wc -l) programs whose LARGE kernels change: $(ls "$carry/programs" | tr '\n' ' ')"
