@@ -120,6 +120,9 @@ struct SharedTile {
   std::string offset;
   /// (index into Scop::statements, index into its accesses) read from it.
   std::vector<std::pair<unsigned, unsigned>> references;
+  /// Staged without reuse: its references are uncoalesced in global memory
+  /// and the block's copy is not (`--stage-uncoalesced`).
+  bool forCoalescing = false;
 };
 
 /// One kernel: the instances below one band (or one subtree without

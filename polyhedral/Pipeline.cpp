@@ -176,7 +176,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
            [&] {
              promoteToRegisters(program);
              if (options.shared)
-               promoteToShared(program);
+               promoteToShared(program, 32, options.stageUncoalesced);
              if (options.registers)
                promoteAccumulators(program);
            });

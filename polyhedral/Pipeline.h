@@ -38,6 +38,9 @@ struct PipelineOptions {
   bool registers = true;
   /// Shared-memory tiles in kernels (`--no-shared` turns them off).
   bool shared = true;
+  /// Shared-memory tiles also for uncoalesced reads without reuse
+  /// (`--stage-uncoalesced`).
+  bool stageUncoalesced = false;
   /// How the host/device copies move their bytes (`--transfers`).
   TransferMethod transfers = TransferMethod::Auto;
   /// Host loops of launches as persistent kernels (`--persistent`; the

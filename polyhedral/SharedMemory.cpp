@@ -139,9 +139,10 @@ unsigned memberOnHardware(const Kernel &kernel, unsigned hardware) {
 /// Promotes the arrays of one kernel; see promoteToShared.
 class SharedPromoter {
 public:
-  SharedPromoter(const GpuProgram &program, Kernel &kernel, unsigned tileSize)
+  SharedPromoter(const GpuProgram &program, Kernel &kernel, unsigned tileSize,
+                 bool stageUncoalesced)
       : program(program), scop(*program.scop), kernel(kernel),
-        tileSize(tileSize) {}
+        tileSize(tileSize), stageUncoalesced(stageUncoalesced) {}
 
   void run(const isl::schedule_node &mark) {
     // mark -> filter (block) -> band (tiles) -> mark shared -> mark thread
@@ -158,7 +159,7 @@ public:
     // footprint once (a stencil's neighbourhood).
     isl::schedule_node_band band = point.as<isl::schedule_node_band>();
     bool tiled = band.n_member() > kernel.numMapped;
-    std::vector<unsigned> arrays = candidateArrays();
+    std::vector<unsigned> arrays = candidateArrays(tiled);
     if (arrays.empty())
       return;
     isl::schedule tree = isl::schedule::from_domain(kernel.domain);
@@ -184,8 +185,12 @@ public:
       node = node.insert_partial_schedule(isl::multi_union_pw_aff(tile));
       node = node.child(0); // the shared mark, below the tile loop
     }
-    if (!promoteAt(node, instances, arrays, tiled))
+    if (!promoteAt(node, instances, arrays, tiled)) {
       kernel.sharedLoop.clear();
+      return;
+    }
+    for (SharedTile &tile : kernel.sharedTiles)
+      tile.forCoalescing = forCoalescing.count(tile.array) > 0;
   }
 
 private:
@@ -193,15 +198,24 @@ private:
   const Scop &scop;
   Kernel &kernel;
   unsigned tileSize;
+  bool stageUncoalesced;
+  /// Candidates without reuse, staged because they are uncoalesced.
+  std::set<unsigned> forCoalescing;
 
   /// Arrays the kernel only reads, through affine subscripts, that its
   /// threads reuse: one reference reads an element for neighbouring
   /// threads (broadcast), or several references read the array (a
-  /// stencil's neighbourhood).
-  std::vector<unsigned> candidateArrays() {
+  /// stencil's neighbourhood). With `stageUncoalesced`, in a `tiled`
+  /// kernel, also those with a reference that consecutive threads of a
+  /// warp read a row or more apart (mv's A[i][j] with threadIdx.x along
+  /// i): the block's copy of a tile reads its rows coalesced (Baskaran et
+  /// al.: stage through shared memory what no schedule coalesces).
+  std::vector<unsigned> candidateArrays(bool tiled) {
     std::vector<unsigned> result;
+    unsigned x = memberOnHardware(kernel, 0);
     for (unsigned a : kernel.arrays) {
-      bool readOnly = true, affine = true, broadcast = false;
+      bool readOnly = true, affine = true, broadcast = false,
+           uncoalesced = false;
       unsigned references = 0;
       for (const ReferenceAccess &ref : kernel.accesses) {
         const Access &access =
@@ -213,14 +227,26 @@ private:
         affine &= access.isAffine();
         for (const MemberAccess &m : ref.members)
           broadcast |= m.pattern == AccessPattern::Broadcast;
+        if (x < ref.members.size())
+          uncoalesced |= ref.members[x].pattern == AccessPattern::Strided ||
+                         ref.members[x].pattern == AccessPattern::Irregular;
       }
-      if (references > 0 && readOnly && affine && scop.arrays[a].rank() > 0 &&
-          (broadcast || references > 1))
+      if (references == 0 || !readOnly || !affine || scop.arrays[a].rank() == 0)
+        continue;
+      if (broadcast || references > 1) {
         result.push_back(a);
+      } else if (stageUncoalesced && tiled && uncoalesced) {
+        result.push_back(a);
+        forCoalescing.insert(a);
+      }
     }
     if (result.empty())
-      kernel.sharedReason = "no array that the kernel only reads is reused "
-                            "across the threads of a block";
+      kernel.sharedReason =
+          stageUncoalesced
+              ? "no array that the kernel only reads is reused across the "
+                "threads of a block or read uncoalesced in a tiled loop"
+              : "no array that the kernel only reads is reused across the "
+                "threads of a block";
     return result;
   }
 
@@ -410,7 +436,8 @@ private:
 
 } // namespace
 
-void promoteToShared(GpuProgram &program, unsigned tileSize) {
+void promoteToShared(GpuProgram &program, unsigned tileSize,
+                     bool stageUncoalesced) {
   isl::schedule_node root = program.schedule.get_root();
   if (root.n_children() == 0)
     return;
@@ -422,7 +449,7 @@ void promoteToShared(GpuProgram &program, unsigned tileSize) {
     isl::schedule_node mark = findKernelMark(root.child(0), kernel);
     if (mark.is_null())
       continue;
-    SharedPromoter(program, kernel, tileSize).run(mark);
+    SharedPromoter(program, kernel, tileSize, stageUncoalesced).run(mark);
   }
 }
 

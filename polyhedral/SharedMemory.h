@@ -51,7 +51,10 @@ isl::schedule_node findKernelMark(const isl::schedule_node &node,
 /// (a loop each thread runs, gemm's k: tiled by `tileSize`, its tile loop
 /// above the threads), else once per block (a stencil's neighbourhood) (copy statements `polycuda_offsets_N`,
 /// `polycuda_copy_N`, barriers `polycuda_sync_0` and `polycuda_sync_1`).
-void promoteToShared(GpuProgram &program, unsigned tileSize = 32);
+/// With `stageUncoalesced`, also arrays without reuse that a tiled kernel
+/// reads uncoalesced (SharedTile::forCoalescing).
+void promoteToShared(GpuProgram &program, unsigned tileSize = 32,
+                     bool stageUncoalesced = false);
 
 } // namespace polycuda::polyhedral
 

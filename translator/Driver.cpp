@@ -165,6 +165,13 @@ struct Options {
       cl::desc("Read every reference of a kernel from global memory (no "
                "shared-memory tiles)"),
       cl::cat(category)};
+  cl::opt<bool> stageUncoalesced{
+      "stage-uncoalesced",
+      cl::desc("Also copy through shared-memory tiles the arrays a tiled "
+               "kernel only reads, without reuse, whose references "
+               "consecutive threads read uncoalesced (mv's A[i][j]); off "
+               "by default until measured on the GPU"),
+      cl::cat(category)};
   cl::opt<unsigned long> maxOperations{
       "schedule-max-operations",
       cl::desc("isl operations the scheduler may spend before falling back"),
@@ -536,6 +543,7 @@ bool pipelineOptions(const Options &options,
   pipeline.scheduling.useOriginal = options.originalSchedule;
   pipeline.registers = !options.noRegisters;
   pipeline.shared = !options.noShared;
+  pipeline.stageUncoalesced = options.stageUncoalesced;
   pipeline.scheduling.maxOperations = options.maxOperations;
   pipeline.dependenceMaxOperations = options.dependenceMaxOperations;
   pipeline.dumpAfter = options.dumpAfter;

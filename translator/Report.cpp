@@ -190,8 +190,13 @@ std::string promotionReason(const polyhedral::KernelFact &kernel,
                          : "per tile of loop " + kernel.sharedLoop + " (" +
                                std::to_string(kernel.sharedTileSize) +
                                " iterations)";
-  return "read-only in the kernel and reused across the threads of a block: " +
-         when + " the block copies the elements it reads, coalesced, "
+  std::string why =
+      tile.forCoalescing
+          ? "read-only in the kernel and read uncoalesced by consecutive "
+            "threads (--stage-uncoalesced): "
+          : "read-only in the kernel and reused across the threads of a "
+            "block: ";
+  return why + when + " the block copies the elements it reads, coalesced, "
          "into a shared " + boxText(tile.sizes) + " tile with rows padded by " +
          std::to_string(tile.padding) + " (bank conflict degree " +
          std::to_string(tile.conflicts) + " over its references, " +

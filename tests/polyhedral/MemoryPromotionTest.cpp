@@ -263,5 +263,82 @@ TEST_F(MemoryPromotionTest, Jacobi2dCopiesItsNeighbourhoodOncePerBlock) {
     EXPECT_TRUE(kernel.accumulators.empty()) << kernel.name;
 }
 
+/// mv, `y[i] += A[i][j] * x[j]`, and tmv, `y[j] += A[i][j] * x[i]` (both
+/// over 0 <= i < n, 0 <= j < m, in the source's loop order i, j).
+std::unique_ptr<polyhedral::Scop> mvScop(isl::ctx ctx, bool transposed) {
+  auto scop = newScop(ctx, {"n", "m"}, "[n, m] -> { : }");
+  addArray(*scop, "A", {"[n, m] -> { [(n)] }", "[n, m] -> { [(m)] }"});
+  addArray(*scop, "x", {transposed ? "[n, m] -> { [(n)] }"
+                                   : "[n, m] -> { [(m)] }"});
+  addArray(*scop, "y", {transposed ? "[n, m] -> { [(m)] }"
+                                   : "[n, m] -> { [(n)] }"});
+  const char *out = transposed ? "j" : "i", *in = transposed ? "i" : "j";
+  auto ref = [](const char *array, const std::string &index) {
+    return std::string("[n, m] -> { S0[i, j] -> ") + array + "[" + index +
+           "] }";
+  };
+  addStatement(*scop, "S0", "[n, m] -> { S0[i, j] : 0 <= i < n and 0 <= j < m }",
+               {"i", "j"}, {0, 0, 0},
+               {{Read, "y", ref("y", out)},
+                {Read, "A", ref("A", "i, j")},
+                {Read, "x", ref("x", in)},
+                {Write, "y", ref("y", out)}});
+  scop->originalSchedule =
+      isl::union_map(ctx, "[n, m] -> { S0[i, j] -> [0, i, 0, j, 0] }");
+  return scop;
+}
+
+/// The tile of `program`'s only kernel that holds array `name`, or null.
+const polyhedral::SharedTile *tileOf(const GpuProgram &program,
+                                     const std::string &name) {
+  for (const polyhedral::SharedTile &tile : program.kernels[0].sharedTiles)
+    if (arrayName(program, tile.array) == name)
+      return &tile;
+  return nullptr;
+}
+
+// Baskaran et al.: mv's A[i][j] cannot be coalesced (threads run along i,
+// the only parallel loop), so it is staged through shared memory, its tile
+// read along columns and padded to rows of 33; tmv's A[i][j] is coalesced
+// (threads along j) and stays in global memory.
+TEST_F(MemoryPromotionTest, StageUncoalescedStagesMvButNotTmv) {
+  PipelineOptions options;
+  options.stageUncoalesced = true;
+  // Blocks of 64 threads: A's tile of 64 rows of 32 + 1 doubles fits in
+  // 48 KB; one of 256 rows (the default block) does not.
+  options.mapping.default1D = {64};
+  // (The programs point to their scops, which must outlive them.)
+  auto mvSource = mvScop(ctx(), false), tmvSource = mvScop(ctx(), true);
+  GpuProgram mv = runGpuPipeline(*mvSource, options);
+  ASSERT_EQ(1u, mv.kernels.size());
+  const polyhedral::SharedTile *a = tileOf(mv, "A");
+  ASSERT_NE(nullptr, a) << mv.kernels[0].sharedReason;
+  EXPECT_TRUE(a->forCoalescing);
+  EXPECT_EQ((std::vector<long>{64, 32}), a->sizes);
+  EXPECT_EQ(1u, a->padding);
+  EXPECT_LT(a->conflicts, a->conflictsUnpadded);
+  EXPECT_EQ("j", mv.kernels[0].sharedLoop);
+  // x is reused (every thread reads x[j]): staged as before, not for
+  // coalescing.
+  const polyhedral::SharedTile *x = tileOf(mv, "x");
+  ASSERT_NE(nullptr, x);
+  EXPECT_FALSE(x->forCoalescing);
+
+  GpuProgram tmv = runGpuPipeline(*tmvSource, options);
+  ASSERT_EQ(1u, tmv.kernels.size());
+  EXPECT_EQ(nullptr, tileOf(tmv, "A"));
+
+  // Off by default: mv's A stays in global memory.
+  PipelineOptions off;
+  off.mapping.default1D = {64};
+  GpuProgram plain = runGpuPipeline(*mvSource, off);
+  EXPECT_EQ(nullptr, tileOf(plain, "A"));
+  // A 256 x 33 tile of doubles does not fit: A stays in global memory.
+  PipelineOptions wide;
+  wide.stageUncoalesced = true;
+  GpuProgram big = runGpuPipeline(*mvSource, wide);
+  EXPECT_EQ(nullptr, tileOf(big, "A"));
+}
+
 } // namespace
 } // namespace polycuda::test
