@@ -1,5 +1,4 @@
-//===- GpuMapping.h - Kernels, blocks and threads from a schedule -*- C++
-//-*-===//
+//===- GpuMapping.h - Kernels, blocks and threads from a schedule -*- C++ -*-===//
 //
 // Stage 3: schedule tree -> GpuProgram (kernels and their mapping).
 // Input: a legal schedule tree with coincident band members.

@@ -240,13 +240,12 @@ private:
         forCoalescing.insert(a);
       }
     }
-    if (result.empty())
-      kernel.sharedReason =
-          stageUncoalesced
-              ? "no array that the kernel only reads is reused across the "
-                "threads of a block or read uncoalesced in a tiled loop"
-              : "no array that the kernel only reads is reused across the "
-                "threads of a block";
+    if (result.empty()) {
+      kernel.sharedReason = "no array that the kernel only reads is reused "
+                            "across the threads of a block";
+      if (stageUncoalesced)
+        kernel.sharedReason += " or read uncoalesced in a tiled loop";
+    }
     return result;
   }
 

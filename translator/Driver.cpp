@@ -663,13 +663,13 @@ bool emitReport(const Options &options, const std::string &reportOutput) {
   return true;
 }
 
-/// What the translation hands to the steps after it: the exit code when
-/// it failed, else the report and the texts of the output files. Plain
-/// text, so that it can come from a child process (translateGuarded).
 /// translateInput's status when isl failed with an internal error (see
 /// translateGuarded); never polycuda's own exit status.
 constexpr int kIslFailedExit = 70;
 
+/// What the translation hands to the steps after it: the exit code when
+/// it failed, else the report and the texts of the output files. Plain
+/// text, so that it can come from a child process (translateGuarded).
 struct Translated {
   int rc = 0;
   std::string report, text, hostText, clText;
