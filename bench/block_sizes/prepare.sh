@@ -5,7 +5,9 @@
 # --gpu-sms=1 (a one-SM device never shrinks a block: the fixed 256 / 32x8 of
 # before), keeps the programs whose CUDA differs, and writes them with the
 # runtime into CARRY (default bench/block_sizes/carry) for run.sh; with
-# NAMES, only those inputs.
+# NAMES, only those inputs. BEFORE_FLAGS and AFTER_FLAGS replace the flags of
+# the two versions (default --gpu-sms=1 and none), to compare other options
+# the same way (e.g. AFTER_FLAGS=--stage-uncoalesced BEFORE_FLAGS=).
 #   prepare.sh [CARRY [NAMES...]]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,18 +15,21 @@ polycuda=${POLYCUDA:-$root/build/translator/polycuda}
 carry=${1:-$root/bench/block_sizes/carry}
 shift || true
 names=" $* "
+read -r -a before_flags <<< "${BEFORE_FLAGS---gpu-sms=1}"
+read -r -a after_flags <<< "${AFTER_FLAGS-}"
 rm -rf "$carry" && mkdir -p "$carry/programs"
 cp -r "$root/runtime" "$carry/runtime"
 cp "$root/tests/e2e/compare_outputs.py" "$root/bench/block_sizes/run.sh" "$carry/"
-git -C "$root" rev-parse --short HEAD > "$carry/commit.txt"
+{ git -C "$root" rev-parse --short HEAD
+  echo "before: ${before_flags[*]:-(none)}; after: ${after_flags[*]:-(none)}"; } > "$carry/commit.txt"
 for input in "$root/inputs/"*.c; do
   name=$(basename "$input" .c)
   [ "$names" = "  " ] || [[ "$names" == *" $name "* ]] || continue
   dir=$carry/programs/$name
   mkdir -p "$dir"
-  if ! "$polycuda" --cpu-budget=0 -DLARGE_DATASET "$input" -o "$dir/after.cu" \
+  if ! "$polycuda" --cpu-budget=0 -DLARGE_DATASET ${after_flags[@]+"${after_flags[@]}"} "$input" -o "$dir/after.cu" \
         2> /dev/null ||
-     ! "$polycuda" --cpu-budget=0 -DLARGE_DATASET --gpu-sms=1 "$input" \
+     ! "$polycuda" --cpu-budget=0 -DLARGE_DATASET ${before_flags[@]+"${before_flags[@]}"} "$input" \
         -o "$dir/before.cu" 2> /dev/null ||
      cmp -s "$dir/after.cu" "$dir/before.cu"; then
     rm -rf "$dir"
