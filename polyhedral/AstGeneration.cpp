@@ -40,6 +40,8 @@ isl::pw_aff gridExtent(const Kernel &kernel, unsigned d,
   isl::union_map relation =
       hostSchedule.reverse().apply_range(kernel.memberSchedules[d]);
   isl::map range = relation.as_map();
+  if (kernel.isLane(d)) // one block along a reduction's lanes
+    return constantOn(range.get_space().domain(), 1);
   isl::val size(range.ctx(), kernel.blockSize[d]);
   isl::pw_aff lowest =
       kernel.globalOffset[d]
@@ -398,6 +400,11 @@ KernelCheck kernelCheck(const GpuProgram &program, const Kernel &kernel,
   // the dependences within one launch.
   check.deps = order.intersect_domain(kernel.domain)
                    .intersect_range(kernel.domain);
+  // A reduction's kernel runs one statement, whose dependences within a
+  // launch are all on the reduced elements (reductionIsLegal): its lanes
+  // run them in any order and the block's combine orders the results.
+  if (kernel.reduction)
+    check.deps = isl::union_map::empty(order.ctx());
   for (unsigned d = 0; d < kernel.numMapped; ++d) {
     check.threadParams.push_back(program.names.blockId + std::to_string(d));
     check.threadParams.push_back(program.names.threadId + std::to_string(d));
@@ -544,6 +551,10 @@ void generateGpuAsts(GpuProgram &program) {
   for (Kernel &kernel : program.kernels)
     blockExpressions(kernel);
   worker.finish(program);
+  // A reduction's kernel without its combine would lose the partials.
+  for (const Kernel &kernel : program.kernels)
+    if (kernel.reduction && kernel.deviceTree.is_null())
+      throw ReductionCodeFailed();
 }
 
 isl::ast_node generateCAst(const Scop &scop, const isl::schedule &schedule,

@@ -13,6 +13,11 @@
 
 namespace polycuda::polyhedral {
 
+/// Thrown by generateGpuAsts when a kernel with a reduction had to be
+/// generated without its combine (isl failed on it): the program must be
+/// mapped again without reductions.
+struct ReductionCodeFailed {};
+
 /// Fills `program.host` and every `Kernel::ast`.
 void generateGpuAsts(GpuProgram &program);
 

@@ -368,6 +368,7 @@ private:
     fact.sharedTiles = kernel.sharedTiles;
     fact.sharedReason = kernel.sharedReason;
     fact.accumulators = kernel.accumulators;
+    fact.reduction = kernel.reduction;
     std::set<unsigned> registers(kernel.registers.begin(),
                                  kernel.registers.end());
     for (unsigned s : fact.statements)
@@ -426,8 +427,11 @@ private:
         for (const auto &other : kernel.sharedTiles[i].references)
           if (other == id)
             ref.sharedTile = i;
-      ref.inRegister |= ref.accumulator.has_value();
-      if (!ref.inRegister || ref.accumulator)
+      if (kernel.reduction && kernel.reduction->statement == s)
+        for (unsigned reference : kernel.reduction->references)
+          ref.reductionPartial |= reference == a;
+      ref.inRegister |= ref.accumulator.has_value() || ref.reductionPartial;
+      if (!ref.inRegister || ref.accumulator || ref.reductionPartial)
         classify(kernel, s, ref);
       refs.push_back(ref);
     }

@@ -81,6 +81,9 @@ struct ReferenceFact {
   /// Held in a register across a loop: the index of its accumulator in
   /// KernelFact::accumulators (inRegister is then set too).
   std::optional<unsigned> accumulator;
+  /// A reference to a reduction's element, which each lane accumulates in
+  /// a register (KernelFact::reduction; inRegister is then set too).
+  bool reductionPartial = false;
   /// Read through a shared tile: its index in KernelFact::sharedTiles.
   std::optional<unsigned> sharedTile;
   /// Along threadIdx.x (hardware dimension 0), as the mapping recorded it
@@ -126,6 +129,9 @@ struct KernelFact {
   std::vector<SharedTile> sharedTiles;
   std::string sharedReason;
   std::vector<RegisterAccumulator> accumulators;
+  /// The reduction whose iterations the block's threads share (its
+  /// member is the mapped member of the lanes), if any.
+  std::optional<BlockReduction> reduction;
 };
 
 struct TransferFact {

@@ -22,6 +22,7 @@
 #include "BlockSizes.h"
 #include "Check.h"
 #include "IslExtras.h"
+#include "Reductions.h"
 
 #include <algorithm>
 #include <optional>
@@ -217,9 +218,76 @@ private:
     kernel.hostSchedule = prefix;
     kernel.localSchedule = subtreeSchedule(node).intersect_domain(instances);
     kernel.context = coalesced(scop.context.intersect(paramsOf(domain)));
+    if (std::optional<BlockReduction> reduction =
+            findReduction(kernel, node, mapped)) {
+      kernel.reduction = std::move(*reduction);
+      kernel.numMapped = ++mapped;
+    }
     if (mapped > 0)
       node = mapBand(kernel, node);
     return node.insert_mark(kernel.mark);
+  }
+
+  /// A reduction whose iterations the threads of a block can share: the
+  /// kernel runs one statement of reduction form, its band has `mapped`
+  /// parallel members (at most one) and one more, the reduction's loop,
+  /// with nothing inside it (Reductions.h).
+  std::optional<BlockReduction> findReduction(const Kernel &kernel,
+                                              const isl::schedule_node &node,
+                                              unsigned mapped) const {
+    if (!options.reductions || kernel.statements.size() != 1 ||
+        mapped > 1 || !node.isa<isl::schedule_node_band>() ||
+        node.as<isl::schedule_node_band>().n_member() != mapped + 1 ||
+        !node.child(0).isa<isl::schedule_node_leaf>())
+      return std::nullopt;
+    const Statement *stmt = scop.findStatement(kernel.statements[0]);
+    std::optional<ReductionForm> form = reductionForm(*stmt);
+    // (A loop without an upper bound runs on one thread as it did.)
+    if (!form || !isBounded(stmt->domain))
+      return std::nullopt;
+    isl::multi_union_pw_aff partial =
+        node.as<isl::schedule_node_band>().get_partial_schedule();
+    isl::union_map prefix = kernel.hostSchedule;
+    for (unsigned d = 0; d < mapped; ++d)
+      prefix = flatRangeProduct(
+          prefix, isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
+                      .intersect_domain(kernel.instances));
+    if (!reductionIsLegal(*stmt, *form, kernel.instances,
+                          kernel.hostSchedule, prefix))
+      return std::nullopt;
+    BlockReduction reduction;
+    reduction.owners = kernel.instances; // set by mapBand (never null:
+                                         // isl objects copy only then)
+    reduction.statement = stmt - scop.statements.data();
+    reduction.references = form->references;
+    reduction.array = stmt->accesses[form->write].array;
+    reduction.op = form->op;
+    reduction.member = mapped;
+    // The loop: the first iterator that instances with one prefix differ in.
+    isl::map byPrefix = prefix.as_map();
+    isl::set deltas = byPrefix.apply_range(byPrefix.reverse()).deltas();
+    for (unsigned d = 0; d < stmt->sourceIterators.size(); ++d)
+      if (!fixedValue(deltas, d)) {
+        reduction.loop = stmt->sourceIterators[d];
+        break;
+      }
+    const std::string &array = scop.arrays[reduction.array].name;
+    reduction.variable = "polycuda_" + array + "_red";
+    reduction.buffer = "polycuda_" + array + "_red_shared";
+    std::string element = scop.arrays[reduction.array].rank() ? "element"
+                                                              : "scalar";
+    reduction.reason =
+        std::string("every iteration of loop ") + reduction.loop +
+        " updates the same " + element + " of " + array + " with " +
+        (form->op == '*' ? "*" : "+") +
+        (form->others.empty()
+             ? std::string(", whose other operand does not read ") + array
+             : ", whose other operand reads no element of " + array +
+                   " that the kernel writes") +
+        ": the threads of a block share the loop's iterations and combine "
+        "their partial results (reordering them; --reductions=off keeps "
+        "the sequential order)";
+    return reduction;
   }
 
   /// Chooses block sizes and the hardware order of the first
@@ -237,8 +305,34 @@ private:
     kernel.hardwareDim = hardwareOrder(kernel.accesses, mapped);
     std::optional<std::vector<unsigned>> requested =
         sizesFromOption(kernel, mapped);
-    kernel.sizing =
-        requested ? blockFromOption(*requested) : sizeToDevice(kernel, mapped);
+    if (kernel.reduction) {
+      // One block along the lanes: a block of 256 threads, 32 of them
+      // along x (a warp) when a parallel member shares it.
+      std::vector<unsigned> sizes =
+          requested ? *requested
+                    : fitted(mapped == 1 ? std::vector<unsigned>{256}
+                                         : std::vector<unsigned>{32, 8},
+                             mapped);
+      unsigned &lanes = sizes[kernel.hardwareDim[kernel.reduction->member]];
+      while (lanes & (lanes - 1)) // a power of two, for the tree
+        lanes &= lanes - 1;
+      kernel.sizing = blockFromOption(sizes);
+      if (!requested) {
+        kernel.sizing.source = BlockSizing::Source::Default;
+        kernel.sizing.multiprocessors = options.device.multiprocessors;
+        kernel.sizing.warpSize = options.device.warpSize;
+        kernel.sizing.maxThreadsPerBlock =
+            std::min(options.device.maxThreadsPerBlock,
+                     options.device.maxThreadsPerMultiprocessor);
+        kernel.sizing.reason =
+            "a reduction: the lanes along " +
+            std::string(1, "xyz"[kernel.hardwareDim[kernel.reduction->member]]) +
+            " share loop " + kernel.reduction->loop + ", one block along it";
+      }
+    } else {
+      kernel.sizing = requested ? blockFromOption(*requested)
+                                : sizeToDevice(kernel, mapped);
+    }
     kernel.blockSize.resize(mapped);
     for (unsigned d = 0; d < mapped; ++d)
       kernel.blockSize[d] = kernel.sizing.chosen[kernel.hardwareDim[d]];
@@ -260,8 +354,11 @@ private:
       kernel.globalOffset.push_back(global);
       kernel.offsets.push_back(offset);
     }
-    kernel.order =
-        chooseThreadOrder(scop, kernel, options.threadOrder, options.device);
+    if (kernel.reduction)
+      kernel.order.reason = "a reduction kernel: its lanes are one block";
+    else
+      kernel.order = chooseThreadOrder(scop, kernel, options.threadOrder,
+                                       options.device);
   }
 
   /// The band that orders the blocks: the tiles of the mapped members
@@ -294,6 +391,7 @@ private:
         band.get_prefix_schedule_multi_union_pw_aff();
     isl::space hostSpace = host.get_space(); // the host loops, `[c]`
     isl::union_set blocks = kernel.instances, threads = kernel.instances;
+    isl::union_set owners = kernel.instances; // all lanes of a reduction
     isl::union_pw_aff_list tiles(scop.ctx, kernel.numMapped);
     std::vector<isl::union_pw_aff> relative;
     std::string ids, bounds;
@@ -303,17 +401,30 @@ private:
       std::string t = program.names.threadId + std::to_string(d);
       isl::union_pw_aff s = partial.at(d).intersect_domain(kernel.instances);
       isl::union_pw_aff tile = floorDiv(s, size);
-      isl::pw_aff offset = kernel.offsets[d];
-      if (kernel.globalOffset[d])
-        offset = liftToSpace(offset, hostSpace);
-      isl::union_pw_aff first = applyToSchedule(host, offset);
-      relative.push_back(tile.sub(first));
-      blocks = blocks.intersect(zeroSet(
-          relative.back().sub(paramOnDomain(kernel.instances, b))));
-      threads = threads.intersect(zeroSet(s.sub(scaled(tile, size))
-                                              .sub(paramOnDomain(
-                                                  kernel.instances, t))));
-      tiles = tiles.add(tile);
+      isl::union_set thread = zeroSet(
+          s.sub(scaled(tile, size)).sub(paramOnDomain(kernel.instances, t)));
+      threads = threads.intersect(thread);
+      if (kernel.isLane(d)) {
+        // The lanes deal the member's iterations round-robin: one block.
+        isl::union_pw_aff zero = constantOnDomain(kernel.instances, 0);
+        relative.push_back(zero);
+        blocks = blocks.intersect(
+            zeroSet(zero.sub(paramOnDomain(kernel.instances, b))));
+        tiles = tiles.add(zero);
+        owners = owners.intersect(
+            zeroSet(zero.sub(paramOnDomain(kernel.instances, b))));
+      } else {
+        isl::pw_aff offset = kernel.offsets[d];
+        if (kernel.globalOffset[d])
+          offset = liftToSpace(offset, hostSpace);
+        isl::union_pw_aff first = applyToSchedule(host, offset);
+        relative.push_back(tile.sub(first));
+        isl::union_set block = zeroSet(
+            relative.back().sub(paramOnDomain(kernel.instances, b)));
+        blocks = blocks.intersect(block);
+        owners = owners.intersect(block).intersect(thread);
+        tiles = tiles.add(tile);
+      }
       ids += (d ? ", " : "") + b + ", " + t;
       bounds += (d ? " and " : "") + b + " >= 0 and 0 <= " + t + " < " +
                 std::to_string(size);
@@ -333,6 +444,8 @@ private:
       node = setCoincident(node, d, true);
     isl::set context(scop.ctx, "[" + ids + "] -> { : " + bounds + " }");
     kernel.context = coalesced(kernel.context.intersect(context));
+    if (kernel.reduction)
+      kernel.reduction->owners = owners;
     // The bounds of the ids would be a context node above the filter; isl
     // 0.25's AST generator fails on context nodes ("spaces don't match"),
     // so they are in the kernel's AST context instead.

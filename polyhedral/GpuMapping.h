@@ -37,6 +37,9 @@ struct GpuMappingOptions {
   /// The order of the blocks of kernels with two or more mapped members
   /// (`--thread-order`).
   ThreadOrderRequest threadOrder;
+  /// Reductions whose iterations the threads of a block share
+  /// (`--reductions`, Reductions.h).
+  bool reductions = true;
   /// The GPU that block sizes and `auto` thread order are fitted to.
   DeviceModel device;
 };

@@ -98,6 +98,37 @@ struct RegisterAccumulator {
   std::string loop;
 };
 
+/// A reduction shared by the threads of a block (Reductions.h): the
+/// iterations of one mapped member, the lane member, are dealt round-robin
+/// to `lanes` threads along it (one block along it), each accumulating a
+/// partial result in `variable`, started at the operation's identity;
+/// after the kernel's loops the block combines the partials in the shared
+/// array `buffer` (a tree of barriers), and the first lane applies the
+/// total to the element: `x = x + total` (`x = x * total`). The partial
+/// sums reorder the sequential ones (`--reductions=off` keeps them).
+struct BlockReduction {
+  /// The statement (index into Scop::statements) and its references to
+  /// the reduced element (the write and the read of `x op= e` or
+  /// `x = x op e`), which read and write `variable` instead.
+  unsigned statement = 0;
+  std::vector<unsigned> references;
+  unsigned array = 0;
+  /// '+' (also for `-=` and `x = x - e`) or '*'.
+  char op = '+';
+  /// The mapped member whose iterations the lanes share, and its loop.
+  unsigned member = 0;
+  std::string loop;
+  std::string variable;
+  std::string buffer;
+  /// Why it is legal, in words.
+  std::string reason;
+  /// The kernel's instances (host iterators, block and thread indices as
+  /// parameters) of this block and of the thread's position along the
+  /// other mapped members, whatever its lane: the elements this thread's
+  /// first lane updates with the block's total.
+  isl::union_set owners;
+};
+
 /// An array read through shared memory in a kernel: per tile of the
 /// kernel's tiled loop (Kernel::sharedLoop), the threads of a block copy
 /// the elements the block reads in that tile (coalesced: consecutive
@@ -198,6 +229,12 @@ struct Kernel {
   std::vector<unsigned> registers;
   /// References held in registers across a loop (load before, store after).
   std::vector<RegisterAccumulator> accumulators;
+  /// A reduction whose iterations the threads of a block share; its lane
+  /// member is a mapped member with one block along it (grid extent 1).
+  std::optional<BlockReduction> reduction;
+  bool isLane(unsigned member) const {
+    return reduction && reduction->member == member;
+  }
   /// Shared memory: the loop of the kernel tiled by `sharedTileSize` (its
   /// source iterator), the arrays read through shared tiles, and why (no)
   /// array is.

@@ -953,4 +953,8 @@ std::optional<long> fixedValue(const isl::set &set, unsigned d) {
   return std::nullopt;
 }
 
+bool isBounded(const isl::set &set) {
+  return isl_set_is_bounded(set.get()) == isl_bool_true;
+}
+
 } // namespace polycuda::polyhedral

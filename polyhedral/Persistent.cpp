@@ -92,9 +92,11 @@ PersistentLoop decide(const GpuProgram &program,
   // A kernel that waits for its block must find every thread of the
   // persistent block at each barrier: none may sit the phase out.
   for (const Kernel *kernel : kernels)
-    if (!kernel->sharedTiles.empty() && blockThreads(*kernel) != loop.threads) {
-      loop.reason = "kernel " + kernel->name +
-                    " waits for its block (shared-memory tiles) with " +
+    if ((!kernel->sharedTiles.empty() || kernel->reduction) &&
+        blockThreads(*kernel) != loop.threads) {
+      loop.reason = "kernel " + kernel->name + " waits for its block (" +
+                    (kernel->reduction ? "a reduction" : "shared-memory tiles") +
+                    ") with " +
                     std::to_string(blockThreads(*kernel)) +
                     " threads, fewer than the persistent block's " +
                     std::to_string(loop.threads);
@@ -134,6 +136,9 @@ unsigned long sharedBytes(const Scop &scop, const Kernel &kernel) {
       elements *= tile.sizes[d];
     bytes += elements * elementBytes(scop.arrays[tile.array].type);
   }
+  if (kernel.reduction) // the partial results
+    bytes += static_cast<unsigned long>(blockThreads(kernel)) *
+             elementBytes(scop.arrays[kernel.reduction->array].type);
   return bytes;
 }
 

@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 #include "Pipeline.h"
 
+#include "AstGeneration.h"
 #include "IslExtras.h"
 
 #include "IndexSetSplitting.h"
 #include "Isolated.h"
 #include "MemoryPromotion.h"
+#include "Reductions.h"
 #include "SharedMemory.h"
 #include "Transfers.h"
 
@@ -139,6 +141,13 @@ GpuProgram runGpuPipeline(const Scop &scop, DependenceCache &cache,
                           const CodeNames &names) {
   try {
     return runGpuPipelineOnce(scop, cache, options, names);
+  } catch (const ReductionCodeFailed &) {
+    PipelineOptions plain = options;
+    plain.mapping.reductions = false;
+    noteFallback(options, scop.loc, "ast",
+                 "a kernel's reduction could not be generated; mapped "
+                 "again without reductions");
+    return runGpuPipeline(scop, cache, plain, names);
   } catch (const AstBudgetExceeded &) {
     // Code for the parallel mapping would be too large to generate: run
     // the scop in its original order on one thread instead.
@@ -179,6 +188,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
                promoteToShared(program, 32, options.stageUncoalesced);
              if (options.registers)
                promoteAccumulators(program);
+             insertBlockReductions(program);
            });
   runStage("transfers", scop.loc, options,
            [&] {

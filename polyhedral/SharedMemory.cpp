@@ -445,6 +445,11 @@ void promoteToShared(GpuProgram &program, unsigned tileSize,
       kernel.sharedReason = "the kernel runs on one thread";
       continue;
     }
+    if (kernel.reduction) {
+      kernel.sharedReason = "a reduction kernel: its shared memory holds "
+                            "the partial results";
+      continue;
+    }
     isl::schedule_node mark = findKernelMark(root.child(0), kernel);
     if (mark.is_null())
       continue;

@@ -228,6 +228,15 @@ struct Options {
                "launches; the runtime falls back to the launches where the "
                "device cannot); off: one launch per kernel and iteration"),
       cl::init("auto"), cl::cat(category)};
+  cl::opt<std::string> reductions{
+      "reductions",
+      cl::desc("on (default): the iterations of a reduction loop (x += e, "
+               "x *= e, x = x + e, ...) that a kernel would run on one "
+               "thread per element are shared by the threads of a block, "
+               "which combine their partial results (the sums are "
+               "reordered); off: each element's loop runs on one thread in "
+               "the sequential order"),
+      cl::init("on"), cl::cat(category)};
   cl::list<std::string> compilerFlags{
       "Xcompiler", cl::desc("Extra flag for the compiler used by 'run'"),
       cl::cat(category)};
@@ -560,6 +569,12 @@ bool pipelineOptions(const Options &options,
                  << options.threadOrder << "'; " << error << "\n";
     return false;
   }
+  if (options.reductions != "on" && options.reductions != "off") {
+    llvm::errs() << "polycuda: error: unknown --reductions '"
+                 << options.reductions << "'; use on or off\n";
+    return false;
+  }
+  pipeline.mapping.reductions = options.reductions == "on";
   if (options.persistent != "auto" && options.persistent != "off") {
     llvm::errs() << "polycuda: error: unknown --persistent '"
                  << options.persistent << "'; use auto or off\n";

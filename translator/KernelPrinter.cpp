@@ -149,6 +149,67 @@ bool printSharedCopy(const Scop &scop, const Kernel &kernel,
   return true;
 }
 
+/// The thread's position in its block, row-major over x, y, z.
+std::string linearThread(const GpuProgram &program, const Kernel &kernel) {
+  std::string index;
+  unsigned stride = 1;
+  for (unsigned hw = 0; hw < kernel.numMapped; ++hw)
+    for (unsigned d = 0; d < kernel.numMapped; ++d)
+      if (kernel.hardwareDim[d] == hw) {
+        std::string t = program.names.threadId + std::to_string(d);
+        index += (index.empty() ? "" : " + ") +
+                 (stride == 1 ? t : std::to_string(stride) + " * " + t);
+        stride *= kernel.blockSize[d];
+      }
+  return index.empty() ? "0" : index;
+}
+
+/// Prints a statement of a block's reduction (`polycuda_reduce_0()`: the
+/// partials into the shared buffer and the tree of barriers that sums them
+/// into the first lane's slot; `polycuda_combine_0(e...)`: element e
+/// updated with the total); returns whether `call` was one.
+bool printReduction(const GpuProgram &program, const Kernel &kernel,
+                    const GpuTarget &target, const isl::ast_expr &call,
+                    const ArrayRefPrinter &arrayRef, int indent,
+                    std::ostream &os) {
+  std::string name = callName(call);
+  bool reduce = name.rfind("polycuda_reduce_", 0) == 0;
+  bool combine = name.rfind("polycuda_combine_", 0) == 0;
+  if (!reduce && !combine)
+    return false;
+  POLYCUDA_CHECK(kernel.reduction) << "no reduction in " << kernel.name;
+  const BlockReduction &reduction = *kernel.reduction;
+  std::string in = indentBy(indent);
+  std::string self = linearThread(program, kernel);
+  std::string slot = reduction.buffer + "[" + self + "]";
+  std::string op(1, reduction.op);
+  if (combine) {
+    std::vector<std::string> subscripts;
+    for (const isl::ast_expr &arg : callArgs(call))
+      subscripts.push_back(printExpr(arg));
+    std::string element =
+        arrayRef(program.scop->arrays[reduction.array], subscripts);
+    os << in << element << " = " << element << " " << op << " " << slot
+       << ";\n";
+    return true;
+  }
+  unsigned member = reduction.member;
+  unsigned stride = 1;
+  for (unsigned d = 0; d < kernel.numMapped; ++d)
+    if (kernel.hardwareDim[d] < kernel.hardwareDim[member])
+      stride *= kernel.blockSize[d];
+  std::string lane = program.names.threadId + std::to_string(member);
+  os << in << slot << " = " << reduction.variable << ";\n";
+  os << in << target.barrier() << "\n";
+  for (unsigned half = kernel.blockSize[member] / 2; half > 0; half /= 2) {
+    os << in << "if (" << lane << " < " << half << ") " << slot << " = "
+       << slot << " " << op << " " << reduction.buffer << "[" << self
+       << " + " << half * stride << "];\n";
+    os << in << target.barrier() << "\n";
+  }
+  return true;
+}
+
 } // namespace
 
 void printKernelBody(const GpuProgram &program, const Kernel &kernel,
@@ -191,6 +252,20 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
     os << in << spell(scop.arrays[acc.array].type) << " " << acc.variable
        << "; /* " << scop.arrays[acc.array].name << " across loop "
        << acc.loop << " */\n";
+  if (kernel.reduction) {
+    const BlockReduction &reduction = *kernel.reduction;
+    const Array &array = scop.arrays[reduction.array];
+    unsigned threads = 1;
+    for (unsigned size : kernel.blockSize)
+      threads *= size;
+    os << in << spell(array.type) << " " << reduction.variable << " = "
+       << (reduction.op == '*' ? "1" : "0") << "; /* this thread's part of "
+       << array.name << "'s reduction over loop " << reduction.loop
+       << " */\n";
+    os << in << target.sharedQualifier() << " " << spell(array.type) << " "
+       << reduction.buffer << "[" << threads
+       << "]; /* the block's partial results */\n";
+  }
   ArrayRefPrinter arrayRef = [&](const Array &array,
                                  const std::vector<std::string> &subscripts) {
     for (unsigned a : kernel.registers)
@@ -205,6 +280,10 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
       [&](const Statement &stmt, unsigned access,
           const std::vector<std::string> &subscripts) -> std::string {
     std::pair<unsigned, unsigned> ref(&stmt - scop.statements.data(), access);
+    if (kernel.reduction && kernel.reduction->statement == ref.first)
+      for (unsigned reference : kernel.reduction->references)
+        if (reference == access)
+          return kernel.reduction->variable;
     for (const RegisterAccumulator &acc : kernel.accumulators)
       for (const auto &reference : acc.references)
         if (reference == ref)
@@ -217,7 +296,9 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
   };
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        if (printCopy(scop, kernel, call, arrayRef, indent, out) ||
+        if (printReduction(program, kernel, target, call, arrayRef, indent,
+                           out) ||
+            printCopy(scop, kernel, call, arrayRef, indent, out) ||
             printSharedCopy(scop, kernel, target, call, arrayRef, indent, out))
           return;
         printUserStatement(

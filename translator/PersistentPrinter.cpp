@@ -233,7 +233,7 @@ void printPhase(const GpuProgram &program, const PersistentLoop &loop,
     os << inner << "}\n";
   // The next virtual block's copies must not overwrite shared tiles that
   // slower threads still read.
-  if (!kernel.sharedTiles.empty())
+  if (!kernel.sharedTiles.empty() || kernel.reduction)
     os << inner << target.barrier() << "\n";
   os << in << "    }\n";
   os << in << "  }\n";

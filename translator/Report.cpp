@@ -174,6 +174,12 @@ std::string boxText(const std::vector<long> &sizes) {
 /// Why a promoted reference lives where it does ("" if not promoted).
 std::string promotionReason(const polyhedral::KernelFact &kernel,
                             const polyhedral::ReferenceFact &ref) {
+  if (ref.reductionPartial)
+    return "reduction: each lane accumulates its iterations of loop " +
+           kernel.reduction->loop + " in register " +
+           kernel.reduction->variable +
+           ", the block combines the lanes' results in shared memory, and the "
+           "first lane updates the element";
   if (ref.accumulator) {
     const polyhedral::RegisterAccumulator &acc =
         kernel.accumulators[*ref.accumulator];
@@ -562,7 +568,10 @@ private:
       unsigned size = kernel.blockSize[d];
       block[hw] = size;
       json::Value extent = expression(facts.typicalParams, kernel.extent[d]);
-      if (llvm::Optional<int64_t> n = extent.getAsInteger())
+      bool lane = kernel.reduction && kernel.reduction->member == d;
+      if (lane) // one block along a reduction's lanes
+        grid[hw] = 1;
+      else if (llvm::Optional<int64_t> n = extent.getAsInteger())
         grid[hw] = (*n + size - 1) / size;
       else if (!kernel.extent[d].is_null())
         grid[hw] = "ceil((" + str(&extent) + ") / " + std::to_string(size) +
@@ -610,7 +619,25 @@ private:
         {"global_bytes_expression", kernel.globalBytesExpr},
         {"global_bytes_exact", kernel.bytesExact},
         {"shared", sharedJson(scop, kernel)},
-        {"accumulators", accumulatorsJson(scop, kernel)}};
+        {"accumulators", accumulatorsJson(scop, kernel)},
+        {"reduction", reductionJson(scop, kernel)}};
+  }
+  /// The reduction the block's threads share, or null.
+  static json::Value reductionJson(const Scop &scop,
+                                   const polyhedral::KernelFact &kernel) {
+    if (!kernel.reduction)
+      return nullptr;
+    const polyhedral::BlockReduction &r = *kernel.reduction;
+    return json::Object{
+        {"statement", scop.statements[r.statement].name},
+        {"array", scop.arrays[r.array].name},
+        {"operation", std::string(1, r.op)},
+        {"loop", r.loop},
+        {"member", (int64_t)r.member},
+        {"hardware", kHardware[kernel.hardwareDim[r.member]]},
+        {"lanes", (int64_t)kernel.blockSize[r.member]},
+        {"variable", r.variable},
+        {"why", r.reason}};
   }
   /// The kernel's shared tiles: the tiled loop, the tiles, or why none.
   static json::Object sharedJson(const Scop &scop,
@@ -770,7 +797,8 @@ private:
           {"memory", ref.inRegister  ? "register"
                      : ref.sharedTile ? "shared"
                                       : "global"},
-          {"pattern", ref.inRegister && !ref.accumulator
+          {"pattern", ref.inRegister && !ref.accumulator &&
+                              !ref.reductionPartial
                           ? "private"
                           : patternName(ref.pattern)},
           {"stride", std::move(stride)},
@@ -947,9 +975,15 @@ void printSchedule(const json::Object &scop, const ReportOptions &options,
          << perStatement(*member.getObject("schedule")) << "] "
          << (*member.getBoolean("parallel") ? "parallel" : "sequential");
       if (const json::Value *hw = member.get("mapped_to");
-          hw && hw->kind() != json::Value::Null)
-        os << " -> blockIdx." << str(hw) << " * " << str(member.get("block_size"))
-           << " + threadIdx." << str(hw);
+          hw && hw->kind() != json::Value::Null) {
+        // A sequential member on the hardware: a reduction's lanes.
+        if (*member.getBoolean("parallel"))
+          os << " -> blockIdx." << str(hw) << " * "
+             << str(member.get("block_size")) << " + threadIdx." << str(hw);
+        else
+          os << " -> threadIdx." << str(hw) << " (" << str(member.get("block_size"))
+             << " lanes of a reduction)";
+      }
       os << "\n";
       for (const json::Value &id : *member.getArray("carries"))
         os << "      carries " << depRef(deps, *id.getAsInteger()) << "\n";
@@ -990,10 +1024,25 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
   os << "\n";
   if (const json::Object *sizing = k.getObject("block_size_detail"))
     os << "    block: " << str(sizing->get("reason")) << "\n";
+  const json::Object *reduction = k.getObject("reduction");
+  if (reduction)
+    os << "    reduction: " << str(reduction->get("statement")) << " "
+       << str(reduction->get("array")) << " (" << str(reduction->get("operation"))
+       << ") over loop " << str(reduction->get("loop")) << ", "
+       << str(reduction->get("lanes")) << " lanes along "
+       << str(reduction->get("hardware")) << ": " << str(reduction->get("why"))
+       << "\n";
   bool column = order.getInteger("width").hasValue();
   for (const json::Value &mv : mapped) {
     const json::Object &m = *mv.getAsObject();
     std::string hw = str(m.get("hardware"));
+    if (reduction && m.getInteger("member") == reduction->getInteger("member")) {
+      os << "  " << perStatement(*m.getObject("schedule")) << " -> threadIdx."
+         << hw << " (" << str(m.get("block_size"))
+         << " lanes, round-robin; one block along it; "
+         << str(m.get("extent")) << " iterations per launch)\n";
+      continue;
+    }
     // In column order a block's index along x and y comes from its grid
     // position (the column and the position inside it).
     std::string block = column && hw != "z" ? "block " + hw + " of the column order"

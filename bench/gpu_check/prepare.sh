@@ -6,7 +6,8 @@
 #   prepare.sh [SIZE...]   default sizes: MEDIUM LARGE EXACT LARGEINT
 # POLYCUDA (the translator) and CARRY (the directory) override the defaults,
 # e.g. to translate with an older build for a before/after comparison.
-# EXACT is MEDIUM translated with --fp-contract=off: run.sh compares it with
+# EXACT is MEDIUM translated with --fp-contract=off --reductions=off (no FMA,
+# no reordered sum): run.sh compares it with
 # the sequential build at tolerance 0. LARGEINT is LARGE with 32-bit index
 # arithmetic (every `long` of the output made `int` again, except the casts
 # of linearized subscripts, which were `long` before): run.sh times it
@@ -29,7 +30,7 @@ for input in "$root/inputs/"*.c; do
     out="$carry/generated/${name}_${size}.cu"
     start=$(date +%s%N)
     flags=(-D${size}_DATASET)
-    [ "$size" = EXACT ] && flags=(-DMEDIUM_DATASET --fp-contract=off)
+    [ "$size" = EXACT ] && flags=(-DMEDIUM_DATASET --fp-contract=off --reductions=off)
     [ "$size" = LARGEINT ] && flags=(-DLARGE_DATASET)
     if "$polycuda" --target=cuda "${flags[@]}" "$input" -o "$out" \
         2> "$carry/generated/${name}_${size}.log"; then

@@ -3,8 +3,9 @@
 // Pins what the report says, in source terms, for gemm, jacobi-2d (the time
 // loop carries the dependences, the spatial loops are parallel), a loop with
 // a carried RAW (not parallelized, the dependence named) and mv against tmv
-// (the same product, coalesced or not), and references through index arrays
-// (may-accesses of the whole array).
+// (the same product, coalesced or not), references through index arrays
+// (may-accesses of the whole array), and the reductions whose loops the
+// threads of a block share (which they are, and which not).
 //
 //===----------------------------------------------------------------------===//
 #include "Report.h"
@@ -40,6 +41,7 @@ protected:
     translator::TranslationOptions options;
     options.target = target;
     options.pipeline.mapping.blockSizes = sizes;
+    options.pipeline.mapping.reductions = reductions;
     translator::Translation translation;
     EXPECT_TRUE(translator::translate(input, options, translation));
     translator::ReportOptions reportOptions;
@@ -54,6 +56,19 @@ protected:
   /// The PolyBench size `report` translates inputs at, and `--sizes`.
   std::string dataset = "-DMINI_DATASET";
   std::map<std::string, std::vector<unsigned>> sizes;
+  /// `--reductions`.
+  bool reductions = true;
+
+  /// The kernels of `scop` whose loop of `statement` the block's threads
+  /// share as a reduction, by statement name.
+  static std::map<std::string, const json::Object *>
+  reductionsOf(const json::Object &scop) {
+    std::map<std::string, const json::Object *> found;
+    for (const json::Value &k : *scop.getArray("kernels"))
+      if (const json::Object *r = k.getAsObject()->getObject("reduction"))
+        found[str(r->get("statement"))] = k.getAsObject();
+    return found;
+  }
 
   static const json::Object &scop(const json::Value &report) {
     return *report.getAsObject()->getArray("scops")->front().getAsObject();
@@ -285,6 +300,8 @@ void prefix(int n, double x[100], double y[100]) {
 }
 
 TEST_F(ExplainTest, MvIsUncoalescedTmvIsCoalesced) {
+  // One thread per element (no reduction lanes, see the next test).
+  reductions = false;
   // mv: y[i] = sum_j A[i][j] x[j], threads along i walk down A's rows.
   json::Value mv = report("mv.c");
   const json::Object &mvScop = scop(mv);
@@ -302,6 +319,99 @@ TEST_F(ExplainTest, MvIsUncoalescedTmvIsCoalesced) {
   const json::Object *tmvA = reference(tmvScop, "A[i][j]");
   ASSERT_NE(nullptr, tmvA);
   EXPECT_EQ("coalesced", str(tmvA->get("pattern")));
+}
+
+TEST_F(ExplainTest, ReductionLanesReadMvCoalesced) {
+  // With reductions, mv's j loop is a reduction of y[i]: a warp of lanes
+  // along x shares it, and reads A[i][j] along its rows, coalesced.
+  json::Value mv = report("mv.c");
+  const json::Object &s = scop(mv);
+  std::map<std::string, const json::Object *> found = reductionsOf(s);
+  ASSERT_EQ(1u, found.count("S0"));
+  const json::Object &kernel = *found["S0"];
+  const json::Object &r = *kernel.getObject("reduction");
+  EXPECT_EQ("y", str(r.get("array")));
+  EXPECT_EQ("+", str(r.get("operation")));
+  EXPECT_EQ("j", str(r.get("loop")));
+  EXPECT_EQ("x", str(r.get("hardware")));
+  EXPECT_EQ(32, *r.getInteger("lanes"));
+  EXPECT_EQ("j", mappedLoop(kernel, "x", "S0"));
+  EXPECT_EQ("i", mappedLoop(kernel, "y", "S0"));
+  // One block along the lanes.
+  EXPECT_EQ(1, *(*kernel.getArray("grid"))[0].getAsInteger());
+  const json::Object *a = reference(s, "A[i][j]");
+  ASSERT_NE(nullptr, a);
+  EXPECT_EQ("coalesced", str(a->get("pattern")));
+  const json::Object *y = reference(s, "y[i]", "write");
+  ASSERT_NE(nullptr, y);
+  EXPECT_EQ("register", str(y->get("memory")));
+  EXPECT_NE(std::string::npos, str(y->get("reason")).find("reduction"));
+
+  reductions = false;
+  json::Value off = report("mv.c");
+  EXPECT_TRUE(reductionsOf(scop(off)).empty());
+}
+
+TEST_F(ExplainTest, ReductionsOfGramschmidtAndDurbin) {
+  // gramschmidt: nrm += A[i][k] * A[i][k] over i (one thread before: 256
+  // lanes now) and R[k][j] += Q[i][k] * A[i][j] over i (threads along j,
+  // 8 lanes along y each).
+  json::Value gs = report("gramschmidt.c");
+  std::map<std::string, const json::Object *> found = reductionsOf(scop(gs));
+  ASSERT_EQ(2u, found.size());
+  ASSERT_EQ(1u, found.count("S1"));
+  const json::Object &norm = *found["S1"]->getObject("reduction");
+  EXPECT_EQ("i", str(norm.get("loop")));
+  EXPECT_EQ("x", str(norm.get("hardware")));
+  EXPECT_EQ(256, *norm.getInteger("lanes"));
+  ASSERT_EQ(1u, found.count("S5"));
+  const json::Object &dot = *found["S5"]->getObject("reduction");
+  EXPECT_EQ("R", str(dot.get("array")));
+  EXPECT_EQ("y", str(dot.get("hardware")));
+  EXPECT_EQ("j", mappedLoop(*found["S5"], "x", "S5"));
+  // durbin: sum += r[k - i - 1] * y[i] over i.
+  json::Value durbin = report("durbin.c");
+  bool sum = false;
+  for (const auto &[name, kernel] : reductionsOf(scop(durbin)))
+    sum |= str(kernel->getObject("reduction")->get("loop")) == "i";
+  EXPECT_TRUE(sum);
+}
+
+TEST_F(ExplainTest, ReductionForms) {
+  const char *code = R"(
+void g(int n, int m, double A[50][60], double x[60], double p[50],
+       double self[50], double sol[50], double L[50][50], double q[50]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      p[i] *= 1 + A[i][j];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      self[i] = self[i] + self[i] * A[i][j];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      q[i] = q[i] / A[i][j];
+  for (int i = 0; i < 25; i++)
+    for (int j = 0; j < 25; j++)
+      sol[i] = sol[i] - L[i][j] * sol[j + 25];
+#pragma endscop
+}
+)";
+  json::Value value = report("forms.c", code);
+  std::map<std::string, const json::Object *> found = reductionsOf(scop(value));
+  // A product.
+  ASSERT_EQ(1u, found.count("S0"));
+  EXPECT_EQ("*", str(found["S0"]->getObject("reduction")->get("operation")));
+  // Its operand reads the element it updates: not a reduction.
+  EXPECT_EQ(0u, found.count("S1"));
+  // Division does not associate.
+  EXPECT_EQ(0u, found.count("S2"));
+  // sol[i] = sol[i] - L[i][j] * sol[j + 25]: it reads other elements of
+  // sol, none that the kernel writes.
+  ASSERT_EQ(1u, found.count("S3"));
+  const json::Object &r = *found["S3"]->getObject("reduction");
+  EXPECT_EQ("+", str(r.get("operation")));
+  EXPECT_NE(std::string::npos, str(r.get("why")).find("reads no element"));
 }
 
 TEST_F(ExplainTest, NonAffineReferencesAreMayAccessesOfTheWholeArray) {

@@ -1,0 +1,175 @@
+//===- Reductions.cpp - Reductions shared by the threads of a block -------===//
+//
+// Stages 3 and 4 (see Reductions.h). A kernel with a reduction reads
+//
+//   sequence
+//     filter (block) ...               each thread: its lanes' iterations
+//                                      into its partial `variable`
+//     polycuda_reduce_N()              partials -> shared buffer, tree
+//     polycuda_combine_N(e)            lane 0: e = e op total
+//
+// The two grafts are outside the block's filter, guarded by nothing that
+// depends on a thread: every thread of the block reaches the barriers of
+// the tree (the OpenCL of PoCL fails on a barrier in a condition).
+//
+//===----------------------------------------------------------------------===//
+#include "Reductions.h"
+
+#include "IslExtras.h"
+#include "SharedMemory.h"
+
+#include <algorithm>
+#include <set>
+
+namespace polycuda::polyhedral {
+
+namespace {
+
+/// The accesses of the array references in `e`, subscripts included.
+void accessesIn(const ExprPtr &e, std::set<unsigned> &out) {
+  if (!e)
+    return;
+  if (e->kind == Expr::Kind::ArrayRef && e->access >= 0)
+    out.insert(e->access);
+  for (const ExprPtr &arg : e->args)
+    accessesIn(arg, out);
+}
+
+bool sameReference(const Access &a, const Access &b) {
+  return a.array == b.array && a.isAffine() && b.isAffine() &&
+         a.relation.is_equal(b.relation);
+}
+
+} // namespace
+
+std::optional<ReductionForm> reductionForm(const Statement &stmt) {
+  if (!stmt.lhs || stmt.lhs->kind != Expr::Kind::ArrayRef ||
+      stmt.lhs->access < 0 || !stmt.rhs)
+    return std::nullopt;
+  ReductionForm form;
+  form.write = stmt.lhs->access;
+  const Access &write = stmt.accesses[form.write];
+  if (write.kind != Access::Kind::MustWrite || !write.isAffine())
+    return std::nullopt;
+  std::set<unsigned> inRhs;
+  accessesIn(stmt.rhs, inRhs);
+  ExprPtr self; // the read of x's old value in `x = x op e`
+  if (stmt.op == "+=" || stmt.op == "-=" || stmt.op == "*=") {
+    form.op = stmt.op == "*=" ? '*' : '+';
+    // The compound assignment's read of x: the access no node refers to.
+    for (unsigned i = 0; i < stmt.accesses.size(); ++i) {
+      if (i == form.write || inRhs.count(i))
+        continue;
+      if (stmt.accesses[i].kind != Access::Kind::Read ||
+          !sameReference(stmt.accesses[i], write) ||
+          form.references.size() > 0)
+        return std::nullopt;
+      form.references.push_back(i);
+    }
+    if (form.references.size() != 1)
+      return std::nullopt;
+  } else if (stmt.op == "=") {
+    const ExprPtr &rhs = stmt.rhs;
+    if (rhs->kind != Expr::Kind::Binary || rhs->args.size() != 2 ||
+        (rhs->op != "+" && rhs->op != "-" && rhs->op != "*"))
+      return std::nullopt;
+    form.op = rhs->op == "*" ? '*' : '+';
+    auto isX = [&](const ExprPtr &e) {
+      return e->kind == Expr::Kind::ArrayRef && e->access >= 0 &&
+             sameReference(stmt.accesses[e->access], write);
+    };
+    if (isX(rhs->args[0]))
+      self = rhs->args[0];
+    else if (rhs->op != "-" && isX(rhs->args[1]))
+      self = rhs->args[1];
+    else
+      return std::nullopt;
+    form.references.push_back(self->access);
+    for (unsigned i = 0; i < stmt.accesses.size(); ++i)
+      if (i != form.write && !inRhs.count(i))
+        return std::nullopt; // an access outside the body's references
+  } else {
+    return std::nullopt;
+  }
+  form.references.push_back(form.write);
+  for (unsigned i : inRhs)
+    if (stmt.accesses[i].array == write.array &&
+        std::find(form.references.begin(), form.references.end(), i) ==
+            form.references.end())
+      form.others.push_back(i);
+  return form;
+}
+
+bool reductionIsLegal(const Statement &stmt,
+                      const ReductionForm &form,
+                      const isl::union_set &instances,
+                      const isl::union_map &host,
+                      const isl::union_map &prefix) {
+  isl::union_map write =
+      isl::union_map(stmt.accesses[form.write].relation)
+          .intersect_domain(instances);
+  if (write.is_empty())
+    return false;
+  // One element per prefix, and some prefix with several instances.
+  isl::union_map byPrefix = prefix.intersect_domain(instances);
+  if (!byPrefix.reverse().apply_range(write).is_single_valued() ||
+      byPrefix.is_injective())
+    return false;
+  // e reads no element the launch writes.
+  isl::union_map written = host.reverse().apply_range(write);
+  for (unsigned i : form.others) {
+    isl::union_map read = host.reverse().apply_range(
+        isl::union_map(stmt.accesses[i].relation).intersect_domain(instances));
+    if (!read.intersect(written).is_empty())
+      return false;
+  }
+  return true;
+}
+
+void insertBlockReductions(GpuProgram &program) {
+  const Scop &scop = *program.scop;
+  isl::schedule_node root = program.schedule.get_root();
+  if (root.n_children() == 0)
+    return;
+  for (Kernel &kernel : program.kernels) {
+    if (!kernel.reduction)
+      continue;
+    BlockReduction &reduction = *kernel.reduction;
+    isl::schedule_node mark = findKernelMark(root.child(0), kernel);
+    if (mark.is_null())
+      continue;
+    isl::schedule tree = kernel.deviceTree.is_null()
+                             ? subtreeAsSchedule(mark.child(0), kernel.domain)
+                             : kernel.deviceTree;
+    isl::schedule_node node = tree.get_root().child(0); // the block filter
+    isl::union_map prefix = node.get_prefix_schedule_union_map();
+    isl::set outside =
+        isl::set::universe(prefix.range().as_set().get_space());
+    // The elements of this thread's first lane.
+    const Statement &stmt = scop.statements[reduction.statement];
+    unsigned lane = reduction.member;
+    std::string t = program.names.threadId + std::to_string(lane);
+    isl::set first(scop.ctx, "[" + t + "] -> { : " + t + " = 0 }");
+    isl::union_set owners =
+        reduction.owners.intersect(kernel.domain).intersect_params(first);
+    isl::set elements =
+        isl::union_map(stmt.accesses[reduction.references.back()].relation)
+            .intersect_domain(owners)
+            .range()
+            .as_set();
+    std::string index = "0"; // one reduction per kernel
+    isl::map combine = mapFromDomainAndRange(
+        outside, withTupleName(elements, "polycuda_combine_" + index));
+    isl::map reduce = mapFromDomainAndRange(
+        outside, isl::set::universe(namedSetSpace(
+                     scop.ctx, "polycuda_reduce_" + index, 0)));
+    // graft_after puts each graft right after the filter: combine first.
+    node = node.graft_after(
+        isl::schedule_node::from_extension(isl::union_map(combine)));
+    node = node.graft_after(
+        isl::schedule_node::from_extension(isl::union_map(reduce)));
+    kernel.deviceTree = node.get_schedule();
+  }
+}
+
+} // namespace polycuda::polyhedral
