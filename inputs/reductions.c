@@ -1,7 +1,8 @@
 /* reductions.c -- reductions whose loops the threads of a block share (sums into
  * a scalar, a row and a column, a product, a substitution that reads other
- * elements of the array it updates, an integer count) and one that is not a
- * reduction (its operand reads the element it updates)
+ * elements of the array it updates, an integer count, a back substitution
+ * through a scalar inside a sequential loop) and one that is not a reduction
+ * (its operand reads the element it updates)
  *
  * Part of the polycuda test inputs.  Sizes: -DMINI_DATASET (default),
  * -DSMALL_DATASET, -DMEDIUM_DATASET, -DLARGE_DATASET, or individual -D<SIZE>=...
@@ -78,8 +79,10 @@ static void kernel_reductions(int n, int m, DATA_TYPE A[N][M],
                               DATA_TYPE s[1], DATA_TYPE rows[N],
                               DATA_TYPE cols[M], DATA_TYPE prod[N],
                               DATA_TYPE b[N], DATA_TYPE sol[N],
-                              long counts[N], DATA_TYPE self[N])
+                              long counts[N], DATA_TYPE self[N],
+                              DATA_TYPE back[N])
 {
+  DATA_TYPE w;
 #pragma scop
   for (int j = 0; j < m; j++)
     s[0] += x[j] * x[j];
@@ -103,13 +106,19 @@ static void kernel_reductions(int n, int m, DATA_TYPE A[N][M],
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
       self[i] = self[i] + self[i] * A[i][j] / 128;
+  for (int i = n - 1; i >= 0; i--) {
+    w = b[i];
+    for (int j = i + 1; j < n; j++)
+      w -= L[j][i] * back[j];
+    back[i] = w / 2;
+  }
 #pragma endscop
 }
 
 int main(void)
 {
   static DATA_TYPE A[N][M], L[N][N], x[M], s[1], rows[N], cols[M], prod[N],
-      b[N], sol[N], self[N];
+      b[N], sol[N], self[N], back[N];
   static long counts[N];
 
   for (int i = 0; i < N; i++) {
@@ -129,7 +138,8 @@ int main(void)
   }
   s[0] = 0.5;
 
-  kernel_reductions(N, M, A, L, x, s, rows, cols, prod, b, sol, counts, self);
+  kernel_reductions(N, M, A, L, x, s, rows, cols, prod, b, sol, counts, self,
+                    back);
 
   print_array("s", s, 1);
   print_array("rows", rows, N);
@@ -138,5 +148,6 @@ int main(void)
   print_array("sol", sol, N);
   print_ints("counts", counts, N);
   print_array("self", self, N);
+  print_array("back", back, N);
   return 0;
 }

@@ -94,8 +94,17 @@ public:
     if (node.isa<isl::schedule_node_leaf>())
       return markKernel(node, 0);
     if (node.isa<isl::schedule_node_band>()) {
-      if (!hasCoincidentMember(node))
-        return markKernel(node, 0);
+      if (!hasCoincidentMember(node)) {
+        if (!hasLongReduction(node.child(0)))
+          return markKernel(node, 0);
+        // A sequential loop around a long reduction: the loop goes to the
+        // host, so that the reduction's lanes share its iterations in a
+        // launch per iteration, instead of one thread running both.
+        isl::schedule_node_band band = node.as<isl::schedule_node_band>();
+        if (band.n_member() > 1)
+          node = band.split(1);
+        return visit(node.child(0)).parent();
+      }
       unsigned parallel = leadingCoincident(node);
       if (parallel > 0)
         return markKernel(node, std::min(parallel, 3u));
@@ -107,7 +116,7 @@ public:
     }
     if (node.isa<isl::schedule_node_sequence>() ||
         node.isa<isl::schedule_node_set>()) {
-      if (!hasCoincidentMember(node))
+      if (!hasCoincidentMember(node) && !hasLongReduction(node))
         return markKernel(node, 0);
       int n = node.n_children();
       for (int i = 0; i < n; ++i)
@@ -226,6 +235,43 @@ private:
     if (mapped > 0)
       node = mapBand(kernel, node);
     return node.insert_mark(kernel.mark);
+  }
+
+  /// Whether the subtree at `node` (below a sequential band) has a band of
+  /// one statement, one member and nothing inside that would be a
+  /// reduction kernel on its own, were the loops around it on the host,
+  /// with at least `options.reductionHostMinIterations` iterations per
+  /// launch (or no bound at translation time).
+  bool hasLongReduction(const isl::schedule_node &node) const {
+    if (!options.reductions)
+      return false;
+    if (node.isa<isl::schedule_node_band>()) {
+      isl::union_set instances = domainOf(node);
+      std::vector<isl::set> sets = setsOf(instances);
+      if (sets.size() != 1 ||
+          node.as<isl::schedule_node_band>().n_member() != 1 ||
+          !node.child(0).isa<isl::schedule_node_leaf>())
+        return false;
+      const Statement *stmt = scop.findStatement(tupleName(sets[0]));
+      std::optional<ReductionForm> form = reductionForm(*stmt);
+      if (!form || !isBounded(stmt->domain))
+        return false;
+      isl::union_map host =
+          node.get_prefix_schedule_union_map().intersect_domain(instances);
+      if (!reductionIsLegal(*stmt, *form, instances, host, host))
+        return false;
+      isl::union_map member =
+          isl::union_map::from(
+              node.as<isl::schedule_node_band>().get_partial_schedule())
+              .intersect_domain(instances);
+      std::optional<long> bound = boundExtent(
+          instancesInBounds(scop, instances), host, member);
+      return !bound || *bound >= options.reductionHostMinIterations;
+    }
+    for (int i = 0, n = node.n_children(); i < n; ++i)
+      if (hasLongReduction(node.child(i)))
+        return true;
+    return false;
   }
 
   /// A reduction whose iterations the threads of a block can share: the

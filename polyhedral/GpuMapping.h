@@ -40,6 +40,10 @@ struct GpuMappingOptions {
   /// Reductions whose iterations the threads of a block share
   /// (`--reductions`, Reductions.h).
   bool reductions = true;
+  /// A sequential loop that a one-thread kernel would run goes to the host
+  /// when a reduction inside it has at least this many iterations per
+  /// launch (or no bound at translation time): its lanes then share them.
+  long reductionHostMinIterations = 1024;
   /// The GPU that block sizes and `auto` thread order are fitted to.
   DeviceModel device;
 };

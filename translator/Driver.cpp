@@ -237,6 +237,13 @@ struct Options {
                "reordered); off: each element's loop runs on one thread in "
                "the sequential order"),
       cl::init("on"), cl::cat(category)};
+  cl::opt<unsigned long> reductionHostLoopMin{
+      "reduction-host-loop-min",
+      cl::desc("With --reductions=on: a sequential loop that one thread "
+               "would run goes to the host (a launch per iteration) when a "
+               "reduction inside it has at least this many iterations per "
+               "launch, or no bound at translation time (default 1024)"),
+      cl::init(1024), cl::cat(category)};
   cl::list<std::string> compilerFlags{
       "Xcompiler", cl::desc("Extra flag for the compiler used by 'run'"),
       cl::cat(category)};
@@ -575,6 +582,9 @@ bool pipelineOptions(const Options &options,
     return false;
   }
   pipeline.mapping.reductions = options.reductions == "on";
+  pipeline.mapping.reductionHostMinIterations =
+      static_cast<long>(std::min<unsigned long>(options.reductionHostLoopMin,
+                                                1ul << 40));
   if (options.persistent != "auto" && options.persistent != "off") {
     llvm::errs() << "polycuda: error: unknown --persistent '"
                  << options.persistent << "'; use auto or off\n";

@@ -42,6 +42,7 @@ protected:
     options.target = target;
     options.pipeline.mapping.blockSizes = sizes;
     options.pipeline.mapping.reductions = reductions;
+    options.pipeline.mapping.reductionHostMinIterations = reductionHostMin;
     translator::Translation translation;
     EXPECT_TRUE(translator::translate(input, options, translation));
     translator::ReportOptions reportOptions;
@@ -56,8 +57,9 @@ protected:
   /// The PolyBench size `report` translates inputs at, and `--sizes`.
   std::string dataset = "-DMINI_DATASET";
   std::map<std::string, std::vector<unsigned>> sizes;
-  /// `--reductions`.
+  /// `--reductions`, `--reduction-host-loop-min`.
   bool reductions = true;
+  long reductionHostMin = 1024;
 
   /// The kernels of `scop` whose loop of `statement` the block's threads
   /// share as a reduction, by statement name.
@@ -375,6 +377,26 @@ TEST_F(ExplainTest, ReductionsOfGramschmidtAndDurbin) {
   for (const auto &[name, kernel] : reductionsOf(scop(durbin)))
     sum |= str(kernel->getObject("reduction")->get("loop")) == "i";
   EXPECT_TRUE(sum);
+}
+
+TEST_F(ExplainTest, LongReductionsLeaveTheirSequentialLoopToTheHost) {
+  // ludcmp's back substitution: for i (sequential) { w = y[i]; for j > i:
+  // w -= A[i][j] * x[j]; x[i] = w / A[i][i]; } ran on one thread. At LARGE
+  // (2,000 iterations of j at most) the i loop goes to the host and the
+  // lanes of a block share each j loop.
+  dataset = "-DLARGE_DATASET";
+  auto backSubstitution = [&]() {
+    json::Value value = report("ludcmp.c");
+    for (const auto &[name, kernel] : reductionsOf(scop(value)))
+      if (str(kernel->getObject("reduction")->get("loop")) == "j" &&
+          *kernel->getInteger("host_loops") == 1)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(backSubstitution());
+  // Below the threshold the loop stays in the one-thread kernel.
+  reductionHostMin = 1000000;
+  EXPECT_FALSE(backSubstitution());
 }
 
 TEST_F(ExplainTest, ReductionForms) {
