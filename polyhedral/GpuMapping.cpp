@@ -359,7 +359,21 @@ private:
                     : fitted(mapped == 1 ? std::vector<unsigned>{256}
                                          : std::vector<unsigned>{32, 8},
                              mapped);
-      unsigned &lanes = sizes[kernel.hardwareDim[kernel.reduction->member]];
+      unsigned lane = kernel.hardwareDim[kernel.reduction->member];
+      // Few blocks along the parallel member (on x): 32 lanes, not 8, so
+      // that the SMs that have a block have more threads (on the H100,
+      // gramschmidt's dot products, 38 blocks, 13% faster; tmv's product,
+      // 125 blocks, 6% slower).
+      std::optional<long> bound;
+      if (!requested && mapped == 2 && lane == 1) {
+        bound = boundExtent(instancesInBounds(scop, kernel.instances),
+                            kernel.hostSchedule, kernel.memberSchedules[0]);
+        long blocks = bound ? (*bound + sizes[0] - 1) / sizes[0] : 0;
+        if (bound && 2 * blocks < options.device.multiprocessors)
+          sizes[1] = std::max(
+              1u, std::min(32u, options.device.maxThreadsPerBlock / sizes[0]));
+      }
+      unsigned &lanes = sizes[lane];
       while (lanes & (lanes - 1)) // a power of two, for the tree
         lanes &= lanes - 1;
       kernel.sizing = blockFromOption(sizes);
@@ -371,9 +385,16 @@ private:
             std::min(options.device.maxThreadsPerBlock,
                      options.device.maxThreadsPerMultiprocessor);
         kernel.sizing.reason =
-            "a reduction: the lanes along " +
-            std::string(1, "xyz"[kernel.hardwareDim[kernel.reduction->member]]) +
-            " share loop " + kernel.reduction->loop + ", one block along it";
+            "a reduction: " + std::to_string(lanes) + " lanes along " +
+            std::string(1, "xyz"[lane]) + " share loop " +
+            kernel.reduction->loop + ", one block along it";
+        if (bound) {
+          kernel.sizing.extentBound = {bound, std::nullopt};
+          kernel.sizing.reason +=
+              "; at most " + std::to_string(*bound) +
+              " iterations of the parallel loop per launch" +
+              (lanes == 8 ? "" : ", blocks for fewer than half the SMs: more lanes");
+        }
       }
     } else {
       kernel.sizing = requested ? blockFromOption(*requested)
