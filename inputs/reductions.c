@@ -1,8 +1,9 @@
 /* reductions.c -- reductions whose loops the threads of a block share (sums into
  * a scalar, a row and a column, a product, a substitution that reads other
  * elements of the array it updates, an integer count, a back substitution
- * through a scalar inside a sequential loop) and one that is not a reduction
- * (its operand reads the element it updates)
+ * through a scalar inside a sequential loop, maxima and minima as conditional
+ * expressions and fmin) and one that is not a reduction (its operand reads
+ * the element it updates)
  *
  * Part of the polycuda test inputs.  Sizes: -DMINI_DATASET (default),
  * -DSMALL_DATASET, -DMEDIUM_DATASET, -DLARGE_DATASET, or individual -D<SIZE>=...
@@ -80,7 +81,8 @@ static void kernel_reductions(int n, int m, DATA_TYPE A[N][M],
                               DATA_TYPE cols[M], DATA_TYPE prod[N],
                               DATA_TYPE b[N], DATA_TYPE sol[N],
                               long counts[N], DATA_TYPE self[N],
-                              DATA_TYPE back[N])
+                              DATA_TYPE back[N], DATA_TYPE big[N],
+                              DATA_TYPE small[M], long imax[N])
 {
   DATA_TYPE w;
 #pragma scop
@@ -112,14 +114,23 @@ static void kernel_reductions(int n, int m, DATA_TYPE A[N][M],
       w -= L[j][i] * back[j];
     back[i] = w / 2;
   }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      big[i] = (big[i] > A[i][j] * x[j]) ? big[i] : A[i][j] * x[j];
+  for (int j = 0; j < m; j++)
+    for (int i = 0; i < n; i++)
+      small[j] = fmin(small[j], A[i][j] - x[j]);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      imax[i] = (i * j % 13 < imax[i]) ? imax[i] : i * j % 13;
 #pragma endscop
 }
 
 int main(void)
 {
   static DATA_TYPE A[N][M], L[N][N], x[M], s[1], rows[N], cols[M], prod[N],
-      b[N], sol[N], self[N], back[N];
-  static long counts[N];
+      b[N], sol[N], self[N], back[N], big[N], small[M];
+  static long counts[N], imax[N];
 
   for (int i = 0; i < N; i++) {
     rows[i] = (DATA_TYPE)i / N;
@@ -127,6 +138,8 @@ int main(void)
     b[i] = 1 + (DATA_TYPE)(i % 11) / 11;
     counts[i] = i;
     self[i] = 1 + (DATA_TYPE)(i % 3) / 4;
+    big[i] = -1;
+    imax[i] = 3 + i % 5;
     for (int j = 0; j < M; j++)
       A[i][j] = (DATA_TYPE)((i * j + 1) % M) / M;
     for (int j = 0; j < N; j++)
@@ -135,11 +148,12 @@ int main(void)
   for (int j = 0; j < M; j++) {
     x[j] = 1 + (DATA_TYPE)j / M;
     cols[j] = (DATA_TYPE)(j % 4);
+    small[j] = 2;
   }
   s[0] = 0.5;
 
   kernel_reductions(N, M, A, L, x, s, rows, cols, prod, b, sol, counts, self,
-                    back);
+                    back, big, small, imax);
 
   print_array("s", s, 1);
   print_array("rows", rows, N);
@@ -149,5 +163,8 @@ int main(void)
   print_ints("counts", counts, N);
   print_array("self", self, N);
   print_array("back", back, N);
+  print_array("big", big, N);
+  print_array("small", small, M);
+  print_ints("imax", imax, N);
   return 0;
 }

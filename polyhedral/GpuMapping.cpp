@@ -325,7 +325,7 @@ private:
     reduction.reason =
         std::string("every iteration of loop ") + reduction.loop +
         " updates the same " + element + " of " + array + " with " +
-        (form->op == '*' ? "*" : "+") +
+        reductionOpName(form->op) +
         (form->others.empty()
              ? std::string(", whose other operand does not read ") + array
              : ", whose other operand reads no element of " + array +

@@ -104,8 +104,9 @@ struct RegisterAccumulator {
 /// partial result in `variable`, started at the operation's identity;
 /// after the kernel's loops the block combines the partials in the shared
 /// array `buffer` (a tree of barriers), and the first lane applies the
-/// total to the element: `x = x + total` (`x = x * total`). The partial
-/// sums reorder the sequential ones (`--reductions=off` keeps them).
+/// total to the element: `x = x + total` (`x * total`, the larger or the
+/// smaller of x and total). The partial sums reorder the sequential ones
+/// (`--reductions=off` keeps them).
 struct BlockReduction {
   /// The statement (index into Scop::statements) and its references to
   /// the reduced element (the write and the read of `x op= e` or
@@ -113,7 +114,8 @@ struct BlockReduction {
   unsigned statement = 0;
   std::vector<unsigned> references;
   unsigned array = 0;
-  /// '+' (also for `-=` and `x = x - e`) or '*'.
+  /// '+' (also for `-=` and `x = x - e`), '*', '>' (maximum) or '<'
+  /// (minimum).
   char op = '+';
   /// The mapped member whose iterations the lanes share, and its loop.
   unsigned member = 0;

@@ -19,6 +19,7 @@
 #include "SharedMemory.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace polycuda::polyhedral {
@@ -40,7 +41,74 @@ bool sameReference(const Access &a, const Access &b) {
          a.relation.is_equal(b.relation);
 }
 
+/// Whether `a` and `b` are the same expression (array references by array
+/// and subscripts, whatever their accesses).
+bool sameExpr(const ExprPtr &a, const ExprPtr &b) {
+  if (!a || !b || a->kind != b->kind || a->name != b->name || a->op != b->op ||
+      a->literal != b->literal || a->castType != b->castType ||
+      a->args.size() != b->args.size())
+    return false;
+  for (size_t i = 0; i < a->args.size(); ++i)
+    if (!sameExpr(a->args[i], b->args[i]))
+      return false;
+  return true;
+}
+
+/// For `x = max(x, e)` forms (`(x > e) ? x : e`, `(e < x) ? x : e`, ...,
+/// `fmax(x, e)`, `fmin(e, x)`): '>' for a maximum, '<' for a minimum, and
+/// the references of x in `rhs` (`isX`); 0 when `rhs` is none of them.
+char extremumForm(const ExprPtr &rhs,
+                  const std::function<bool(const ExprPtr &)> &isX,
+                  std::vector<ExprPtr> &xs) {
+  if (rhs->kind == Expr::Kind::Call && rhs->args.size() == 2) {
+    bool max = rhs->name == "fmax" || rhs->name == "fmaxf";
+    bool min = rhs->name == "fmin" || rhs->name == "fminf";
+    if (!max && !min)
+      return 0;
+    for (int x = 0; x < 2; ++x)
+      if (isX(rhs->args[x]) && !isX(rhs->args[1 - x])) {
+        xs = {rhs->args[x]};
+        return max ? '>' : '<';
+      }
+    return 0;
+  }
+  if (rhs->kind != Expr::Kind::Ternary || rhs->args.size() != 3)
+    return 0;
+  const ExprPtr &cond = rhs->args[0];
+  if (cond->kind != Expr::Kind::Binary || cond->args.size() != 2 ||
+      (cond->op != ">" && cond->op != ">=" && cond->op != "<" &&
+       cond->op != "<="))
+    return 0;
+  // The branches are x and e, the comparison's operands the same two.
+  int x = isX(rhs->args[1]) ? 1 : isX(rhs->args[2]) ? 2 : 0;
+  if (x == 0 || isX(rhs->args[3 - x]))
+    return 0;
+  const ExprPtr &e = rhs->args[3 - x];
+  int cx = isX(cond->args[0]) ? 0 : isX(cond->args[1]) ? 1 : -1;
+  if (cx < 0 || !sameExpr(cond->args[1 - cx], e))
+    return 0;
+  // The operand the comparison finds greater, and the branch taken then.
+  bool greaterIsFirst = cond->op == ">" || cond->op == ">=";
+  bool xIsGreater = (cx == 0) == greaterIsFirst;
+  bool takesX = x == 1;
+  xs = {cond->args[cx], rhs->args[x]};
+  return xIsGreater == takesX ? '>' : '<';
+}
+
 } // namespace
+
+const char *reductionOpName(char op) {
+  switch (op) {
+  case '*':
+    return "*";
+  case '>':
+    return "max";
+  case '<':
+    return "min";
+  default:
+    return "+";
+  }
+}
 
 std::optional<ReductionForm> reductionForm(const Statement &stmt) {
   if (!stmt.lhs || stmt.lhs->kind != Expr::Kind::ArrayRef ||
@@ -70,14 +138,30 @@ std::optional<ReductionForm> reductionForm(const Statement &stmt) {
       return std::nullopt;
   } else if (stmt.op == "=") {
     const ExprPtr &rhs = stmt.rhs;
-    if (rhs->kind != Expr::Kind::Binary || rhs->args.size() != 2 ||
-        (rhs->op != "+" && rhs->op != "-" && rhs->op != "*"))
-      return std::nullopt;
-    form.op = rhs->op == "*" ? '*' : '+';
     auto isX = [&](const ExprPtr &e) {
       return e->kind == Expr::Kind::ArrayRef && e->access >= 0 &&
              sameReference(stmt.accesses[e->access], write);
     };
+    std::vector<ExprPtr> xs;
+    if (char op = extremumForm(rhs, isX, xs)) {
+      form.op = op;
+      for (const ExprPtr &x : xs)
+        form.references.push_back(x->access);
+      for (unsigned i = 0; i < stmt.accesses.size(); ++i)
+        if (i != form.write && !inRhs.count(i))
+          return std::nullopt;
+      form.references.push_back(form.write);
+      for (unsigned i : inRhs)
+        if (stmt.accesses[i].array == write.array &&
+            std::find(form.references.begin(), form.references.end(), i) ==
+                form.references.end())
+          form.others.push_back(i);
+      return form;
+    }
+    if (rhs->kind != Expr::Kind::Binary || rhs->args.size() != 2 ||
+        (rhs->op != "+" && rhs->op != "-" && rhs->op != "*"))
+      return std::nullopt;
+    form.op = rhs->op == "*" ? '*' : '+';
     if (isX(rhs->args[0]))
       self = rhs->args[0];
     else if (rhs->op != "-" && isX(rhs->args[1]))

@@ -18,17 +18,23 @@ namespace polycuda::polyhedral {
 
 /// A statement that updates one element with an associative, commutative
 /// operation: `x += e`, `x -= e`, `x *= e`, `x = x + e`, `x = e + x`,
-/// `x = x - e`, `x = x * e`, `x = e * x` (x an affine reference, e not
+/// `x = x - e`, `x = x * e`, `x = e * x`, and the maxima and minima
+/// `x = (x > e) ? x : e` (any comparison of x and e choosing one of them),
+/// `x = fmax(x, e)`, `x = fmin(e, x)` (x an affine reference, e not
 /// reading x through `references`).
 struct ReductionForm {
-  char op = '+'; ///< '+' (also for subtractions) or '*'
-  /// The accesses of x: its write and the read of its old value.
+  /// '+' (also for subtractions), '*', '>' (maximum) or '<' (minimum).
+  char op = '+';
+  /// The accesses of x: its write and the reads of its old value.
   std::vector<unsigned> references;
   unsigned write = 0;
   /// The other accesses of x's array in e (they must not read an element
   /// that the kernel writes, see reductionIsLegal).
   std::vector<unsigned> others;
 };
+
+/// "+", "*", "max" or "min" for ReductionForm::op.
+const char *reductionOpName(char op);
 
 /// The reduction form of `stmt`, if it has one.
 std::optional<ReductionForm> reductionForm(const Statement &stmt);

@@ -28,6 +28,11 @@ public:
   std::string mathName(const std::string &name) const override { return name; }
   std::string sharedQualifier() const override { return "__shared__"; }
   std::string barrier() const override { return "__syncthreads();"; }
+  std::string infinity(polyhedral::ElemType type) const override {
+    return type == polyhedral::ElemType::Float
+               ? "__int_as_float(0x7f800000)"
+               : "__longlong_as_double(0x7ff0000000000000LL)";
+  }
   /// nvcc contracts `a * b + c` into an FMA unless told -fmad=false; its
   /// round-to-nearest multiplication intrinsics are never contracted, so
   /// the printed kernels round like the sequential build whatever the

@@ -70,6 +70,9 @@ public:
   /// The statement that waits for every thread of the block, their shared
   /// memory writes visible to all.
   virtual std::string barrier() const = 0;
+  /// Positive infinity of a floating `type` in device code (the identity
+  /// of a minimum; negated, of a maximum).
+  virtual std::string infinity(polyhedral::ElemType type) const = 0;
   /// The function that multiplies two `type` values and is never
   /// contracted with an addition (`--fp-contract=off`), or "" for `*`.
   virtual std::string exactProduct(polyhedral::ElemType type) const {

@@ -164,6 +164,43 @@ std::string linearThread(const GpuProgram &program, const Kernel &kernel) {
   return index.empty() ? "0" : index;
 }
 
+/// `a op b` for a reduction's operation (the larger or the smaller of the
+/// two for '>' and '<').
+std::string combined(char op, const std::string &a, const std::string &b) {
+  if (op == '>')
+    return "(" + b + " > " + a + " ? " + b + " : " + a + ")";
+  if (op == '<')
+    return "(" + b + " < " + a + " ? " + b + " : " + a + ")";
+  return a + " " + std::string(1, op) + " " + b;
+}
+
+/// The identity of a reduction's operation on `type` values.
+std::string identity(char op, ElemType type, const GpuTarget &target) {
+  if (op == '+')
+    return "0";
+  if (op == '*')
+    return "1";
+  bool max = op == '>'; // the identity of a maximum is the lowest value
+  switch (type) {
+  case ElemType::Float:
+  case ElemType::Double:
+    return (max ? "-" : "") + target.infinity(type);
+  case ElemType::Char:
+    return max ? "(-128)" : "127";
+  case ElemType::UChar:
+    return max ? "0" : "255";
+  case ElemType::Short:
+    return max ? "(-32767 - 1)" : "32767";
+  case ElemType::Int:
+    return max ? "(-2147483647 - 1)" : "2147483647";
+  case ElemType::UInt:
+    return max ? "0u" : "4294967295u";
+  case ElemType::Long:
+    return max ? "(-9223372036854775807L - 1)" : "9223372036854775807L";
+  }
+  return "0";
+}
+
 /// Prints a statement of a block's reduction (`polycuda_reduce_0()`: the
 /// partials into the shared buffer and the tree of barriers that sums them
 /// into the first lane's slot; `polycuda_combine_0(e...)`: element e
@@ -182,14 +219,13 @@ bool printReduction(const GpuProgram &program, const Kernel &kernel,
   std::string in = indentBy(indent);
   std::string self = linearThread(program, kernel);
   std::string slot = reduction.buffer + "[" + self + "]";
-  std::string op(1, reduction.op);
   if (combine) {
     std::vector<std::string> subscripts;
     for (const isl::ast_expr &arg : callArgs(call))
       subscripts.push_back(printExpr(arg));
     std::string element =
         arrayRef(program.scop->arrays[reduction.array], subscripts);
-    os << in << element << " = " << element << " " << op << " " << slot
+    os << in << element << " = " << combined(reduction.op, element, slot)
        << ";\n";
     return true;
   }
@@ -202,9 +238,10 @@ bool printReduction(const GpuProgram &program, const Kernel &kernel,
   os << in << slot << " = " << reduction.variable << ";\n";
   os << in << target.barrier() << "\n";
   for (unsigned half = kernel.blockSize[member] / 2; half > 0; half /= 2) {
+    std::string other = reduction.buffer + "[" + self + " + " +
+                        std::to_string(half * stride) + "]";
     os << in << "if (" << lane << " < " << half << ") " << slot << " = "
-       << slot << " " << op << " " << reduction.buffer << "[" << self
-       << " + " << half * stride << "];\n";
+       << combined(reduction.op, slot, other) << ";\n";
     os << in << target.barrier() << "\n";
   }
   return true;
@@ -259,7 +296,8 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
     for (unsigned size : kernel.blockSize)
       threads *= size;
     os << in << spell(array.type) << " " << reduction.variable << " = "
-       << (reduction.op == '*' ? "1" : "0") << "; /* this thread's part of "
+       << identity(reduction.op, array.type, target)
+       << "; /* this thread's part of "
        << array.name << "'s reduction over loop " << reduction.loop
        << " */\n";
     os << in << target.sharedQualifier() << " " << spell(array.type) << " "

@@ -50,6 +50,10 @@ public:
   std::string barrier() const override {
     return "barrier(CLK_LOCAL_MEM_FENCE);";
   }
+  std::string infinity(polyhedral::ElemType type) const override {
+    return type == polyhedral::ElemType::Float ? "INFINITY"
+                                               : "((double)INFINITY)";
+  }
   std::string mathName(const std::string &name) const override {
     // OpenCL's math built-ins are overloaded: sqrtf is spelled sqrt.
     static const char *floatVariants[] = {

@@ -9,6 +9,7 @@
 #include "CodePrinter.h"
 #include "Explain.h"
 #include "IslExtras.h"
+#include "Reductions.h"
 #include "Transfers.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -631,7 +632,7 @@ private:
     return json::Object{
         {"statement", scop.statements[r.statement].name},
         {"array", scop.arrays[r.array].name},
-        {"operation", std::string(1, r.op)},
+        {"operation", polyhedral::reductionOpName(r.op)},
         {"loop", r.loop},
         {"member", (int64_t)r.member},
         {"hardware", kHardware[kernel.hardwareDim[r.member]]},

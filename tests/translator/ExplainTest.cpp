@@ -401,8 +401,10 @@ TEST_F(ExplainTest, LongReductionsLeaveTheirSequentialLoopToTheHost) {
 
 TEST_F(ExplainTest, ReductionForms) {
   const char *code = R"(
+#include <math.h>
 void g(int n, int m, double A[50][60], double x[60], double p[50],
-       double self[50], double sol[50], double L[50][50], double q[50]) {
+       double self[50], double sol[50], double L[50][50], double q[50],
+       double mx[50], double mn[50], double mz[50], double bad[50]) {
 #pragma scop
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
@@ -416,6 +418,18 @@ void g(int n, int m, double A[50][60], double x[60], double p[50],
   for (int i = 0; i < 25; i++)
     for (int j = 0; j < 25; j++)
       sol[i] = sol[i] - L[i][j] * sol[j + 25];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      mx[i] = (A[i][j] > mx[i]) ? A[i][j] : mx[i];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      mn[i] = fmin(A[i][j], mn[i]);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      mz[i] = (mz[i] > A[i][j]) ? A[i][j] : mz[i];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      bad[i] = (bad[i] > A[i][j]) ? A[i][j] + 1 : bad[i];
 #pragma endscop
 }
 )";
@@ -434,6 +448,16 @@ void g(int n, int m, double A[50][60], double x[60], double p[50],
   const json::Object &r = *found["S3"]->getObject("reduction");
   EXPECT_EQ("+", str(r.get("operation")));
   EXPECT_NE(std::string::npos, str(r.get("why")).find("reads no element"));
+  // Maxima and minima: a conditional that chooses the larger (smaller) of
+  // x and e, whichever way it compares them, or fmax / fmin.
+  ASSERT_EQ(1u, found.count("S4"));
+  EXPECT_EQ("max", str(found["S4"]->getObject("reduction")->get("operation")));
+  ASSERT_EQ(1u, found.count("S5"));
+  EXPECT_EQ("min", str(found["S5"]->getObject("reduction")->get("operation")));
+  ASSERT_EQ(1u, found.count("S6"));
+  EXPECT_EQ("min", str(found["S6"]->getObject("reduction")->get("operation")));
+  // Its branches are not the two operands it compares.
+  EXPECT_EQ(0u, found.count("S7"));
 }
 
 TEST_F(ExplainTest, NonAffineReferencesAreMayAccessesOfTheWholeArray) {
