@@ -8,6 +8,7 @@
 // threads of a block share (which they are, and which not).
 //
 //===----------------------------------------------------------------------===//
+#include "Reductions.h"
 #include "Report.h"
 
 #include "../polyhedral/IslTestSupport.h"
@@ -397,6 +398,39 @@ TEST_F(ExplainTest, LongReductionsLeaveTheirSequentialLoopToTheHost) {
   // Below the threshold the loop stays in the one-thread kernel.
   reductionHostMin = 1000000;
   EXPECT_FALSE(backSubstitution());
+}
+
+TEST_F(ExplainTest, TrisolvSubstitutionIsAReductionWithIOnTheHost) {
+  // trisolv: x[i] -= L[i][j] * x[j] for j < i. With i on the host (the
+  // source's order) it reduces x[i] over j, reading only elements x[j]
+  // that the launch does not write; with both loops in one launch it
+  // reads what the launch writes. (polycuda's scheduler runs j on the host
+  // and i in parallel instead, so no kernel of trisolv has the reduction.)
+  translator::ParsedInput input;
+  translator::FrontendOptions frontend;
+  frontend.clangArgs = {dataset};
+  ASSERT_TRUE(
+      translator::parseInput(kInputs + "trisolv.c", frontend, ctx(), input));
+  const polyhedral::Scop &s = *input.regions.at(0).scop;
+  const polyhedral::Statement *update = nullptr;
+  for (const polyhedral::Statement &stmt : s.statements)
+    if (stmt.op == "-=")
+      update = &stmt;
+  ASSERT_NE(nullptr, update);
+  std::optional<polyhedral::ReductionForm> form =
+      polyhedral::reductionForm(*update);
+  ASSERT_TRUE(form.has_value());
+  EXPECT_EQ('+', form->op);
+  EXPECT_EQ(2u, form->references.size()); // the read and the write of x[i]
+  EXPECT_EQ(1u, form->others.size());     // x[j]
+  isl::union_set instances(update->domain);
+  isl::union_map byI(isl::map(
+      ctx(), "{ " + update->name + "[i, j] -> [i] }"));
+  EXPECT_TRUE(polyhedral::reductionIsLegal(*update, *form, instances, byI, byI));
+  isl::union_map oneLaunch(isl::map(
+      ctx(), "{ " + update->name + "[i, j] -> [] }"));
+  EXPECT_FALSE(polyhedral::reductionIsLegal(*update, *form, instances,
+                                            oneLaunch, byI));
 }
 
 TEST_F(ExplainTest, ReductionForms) {
