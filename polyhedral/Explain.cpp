@@ -427,9 +427,9 @@ private:
         for (const auto &other : kernel.sharedTiles[i].references)
           if (other == id)
             ref.sharedTile = i;
-      if (kernel.reduction && kernel.reduction->statement == s)
-        for (unsigned reference : kernel.reduction->references)
-          ref.reductionPartial |= reference == a;
+      if (kernel.reduction)
+        for (const auto &reference : kernel.reduction->references)
+          ref.reductionPartial |= reference == id;
       ref.inRegister |= ref.accumulator.has_value() || ref.reductionPartial;
       if (!ref.inRegister || ref.accumulator || ref.reductionPartial)
         classify(kernel, s, ref);

@@ -237,6 +237,17 @@ private:
     return node.insert_mark(kernel.mark);
   }
 
+  /// Whether the subtree at `node` has no band: statements only (a leaf,
+  /// or a sequence or set of filters of such subtrees).
+  static bool onlyStatementsBelow(const isl::schedule_node &node) {
+    if (node.isa<isl::schedule_node_band>())
+      return false;
+    for (int i = 0, n = node.n_children(); i < n; ++i)
+      if (!onlyStatementsBelow(node.child(i)))
+        return false;
+    return true;
+  }
+
   /// Whether the subtree at `node` (below a sequential band) has a band of
   /// one statement, one member and nothing inside that would be a
   /// reduction kernel on its own, were the loops around it on the host,
@@ -274,23 +285,29 @@ private:
     return false;
   }
 
-  /// A reduction whose iterations the threads of a block can share: the
-  /// kernel runs one statement of reduction form, its band has `mapped`
-  /// parallel members (at most one) and one more, the reduction's loop,
-  /// with nothing inside it (Reductions.h).
+  /// A reduction whose iterations the threads of a block can share: every
+  /// statement of the kernel updates the same element with the same
+  /// operation (one statement, or nussinov's maxima), its band has
+  /// `mapped` parallel members (at most one) and one more, the reduction's
+  /// loop, with no loop inside it (Reductions.h).
   std::optional<BlockReduction> findReduction(const Kernel &kernel,
                                               const isl::schedule_node &node,
                                               unsigned mapped) const {
-    if (!options.reductions || kernel.statements.size() != 1 ||
-        mapped > 1 || !node.isa<isl::schedule_node_band>() ||
+    if (!options.reductions || mapped > 1 ||
+        !node.isa<isl::schedule_node_band>() ||
         node.as<isl::schedule_node_band>().n_member() != mapped + 1 ||
-        !node.child(0).isa<isl::schedule_node_leaf>())
+        !onlyStatementsBelow(node.child(0)))
       return std::nullopt;
-    const Statement *stmt = scop.findStatement(kernel.statements[0]);
-    std::optional<ReductionForm> form = reductionForm(*stmt);
-    // (A loop without an upper bound runs on one thread as it did.)
-    if (!form || !isBounded(stmt->domain))
-      return std::nullopt;
+    // Every statement updates the reduced element (Reductions.h).
+    std::vector<std::pair<const Statement *, ReductionForm>> updates;
+    for (const std::string &name : kernel.statements) {
+      const Statement *stmt = scop.findStatement(name);
+      std::optional<ReductionForm> form = reductionForm(*stmt);
+      // (A loop without an upper bound runs on one thread as it did.)
+      if (!form || !isBounded(stmt->domain))
+        return std::nullopt;
+      updates.push_back({stmt, *form});
+    }
     isl::multi_union_pw_aff partial =
         node.as<isl::schedule_node_band>().get_partial_schedule();
     isl::union_map prefix = kernel.hostSchedule;
@@ -298,25 +315,36 @@ private:
       prefix = flatRangeProduct(
           prefix, isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
                       .intersect_domain(kernel.instances));
-    if (!reductionIsLegal(*stmt, *form, kernel.instances,
-                          kernel.hostSchedule, prefix))
+    if (!reductionsAreLegal(updates, kernel.instances, kernel.hostSchedule,
+                            prefix))
       return std::nullopt;
     BlockReduction reduction;
     reduction.owners = kernel.instances; // set by mapBand (never null:
                                          // isl objects copy only then)
-    reduction.statement = stmt - scop.statements.data();
-    reduction.references = form->references;
-    reduction.array = stmt->accesses[form->write].array;
-    reduction.op = form->op;
+    const ReductionForm &first = updates.front().second;
+    reduction.write = first.write;
+    reduction.array = updates.front().first->accesses[first.write].array;
+    reduction.op = first.op;
     reduction.member = mapped;
-    // The loop: the first iterator that instances with one prefix differ in.
-    isl::map byPrefix = prefix.as_map();
-    isl::set deltas = byPrefix.apply_range(byPrefix.reverse()).deltas();
-    for (unsigned d = 0; d < stmt->sourceIterators.size(); ++d)
-      if (!fixedValue(deltas, d)) {
-        reduction.loop = stmt->sourceIterators[d];
-        break;
-      }
+    bool others = false;
+    for (const auto &[stmt, form] : updates) {
+      unsigned index = stmt - scop.statements.data();
+      reduction.statements.push_back(index);
+      for (unsigned access : form.references)
+        reduction.references.push_back({index, access});
+      others |= !form.others.empty();
+      // The loop: the first iterator that instances with one prefix
+      // differ in, in a statement that has several.
+      if (!reduction.loop.empty())
+        continue;
+      isl::map byPrefix = pieceOf(prefix, stmt->name);
+      isl::set deltas = byPrefix.apply_range(byPrefix.reverse()).deltas();
+      for (unsigned d = 0; d < stmt->sourceIterators.size(); ++d)
+        if (!fixedValue(deltas, d)) {
+          reduction.loop = stmt->sourceIterators[d];
+          break;
+        }
+    }
     const std::string &array = scop.arrays[reduction.array].name;
     reduction.variable = "polycuda_" + array + "_red";
     reduction.buffer = "polycuda_" + array + "_red_shared";
@@ -325,8 +353,12 @@ private:
     reduction.reason =
         std::string("every iteration of loop ") + reduction.loop +
         " updates the same " + element + " of " + array + " with " +
-        reductionOpName(form->op) +
-        (form->others.empty()
+        reductionOpName(first.op) +
+        (updates.size() > 1
+             ? " in each of its " + std::to_string(updates.size()) +
+                   " statements"
+             : std::string()) +
+        (!others
              ? std::string(", whose other operand does not read ") + array
              : ", whose other operand reads no element of " + array +
                    " that the kernel writes") +

@@ -108,11 +108,14 @@ struct RegisterAccumulator {
 /// smaller of x and total). The partial sums reorder the sequential ones
 /// (`--reductions=off` keeps them).
 struct BlockReduction {
-  /// The statement (index into Scop::statements) and its references to
-  /// the reduced element (the write and the read of `x op= e` or
-  /// `x = x op e`), which read and write `variable` instead.
-  unsigned statement = 0;
-  std::vector<unsigned> references;
+  /// The statements (indices into Scop::statements, the first one's
+  /// write names the element), and their references to the reduced
+  /// element, (statement, access): the writes and the reads of `x op= e`
+  /// or `x = x op e`, which read and write `variable` instead.
+  std::vector<unsigned> statements;
+  std::vector<std::pair<unsigned, unsigned>> references;
+  /// The first statement's write of the element.
+  unsigned write = 0;
   unsigned array = 0;
   /// '+' (also for `-=` and `x = x - e`), '*', '>' (maximum) or '<'
   /// (minimum).

@@ -184,14 +184,29 @@ std::optional<ReductionForm> reductionForm(const Statement &stmt) {
   return form;
 }
 
-bool reductionIsLegal(const Statement &stmt,
-                      const ReductionForm &form,
+bool reductionIsLegal(const Statement &stmt, const ReductionForm &form,
                       const isl::union_set &instances,
                       const isl::union_map &host,
                       const isl::union_map &prefix) {
-  isl::union_map write =
-      isl::union_map(stmt.accesses[form.write].relation)
-          .intersect_domain(instances);
+  return reductionsAreLegal({{&stmt, form}}, instances, host, prefix);
+}
+
+bool reductionsAreLegal(
+    const std::vector<std::pair<const Statement *, ReductionForm>> &updates,
+    const isl::union_set &instances, const isl::union_map &host,
+    const isl::union_map &prefix) {
+  if (updates.empty())
+    return false;
+  isl::union_map write = isl::union_map::empty(instances.ctx());
+  for (const auto &[stmt, form] : updates) {
+    if (form.op != updates.front().second.op ||
+        stmt->accesses[form.write].array !=
+            updates.front().first->accesses[updates.front().second.write]
+                .array)
+      return false;
+    write = write.unite(isl::union_map(stmt->accesses[form.write].relation)
+                            .intersect_domain(instances));
+  }
   if (write.is_empty())
     return false;
   // One element per prefix, and some prefix with several instances.
@@ -199,14 +214,16 @@ bool reductionIsLegal(const Statement &stmt,
   if (!byPrefix.reverse().apply_range(write).is_single_valued() ||
       byPrefix.is_injective())
     return false;
-  // e reads no element the launch writes.
+  // No operand reads an element the launch writes.
   isl::union_map written = host.reverse().apply_range(write);
-  for (unsigned i : form.others) {
-    isl::union_map read = host.reverse().apply_range(
-        isl::union_map(stmt.accesses[i].relation).intersect_domain(instances));
-    if (!read.intersect(written).is_empty())
-      return false;
-  }
+  for (const auto &[stmt, form] : updates)
+    for (unsigned i : form.others) {
+      isl::union_map read = host.reverse().apply_range(
+          isl::union_map(stmt->accesses[i].relation)
+              .intersect_domain(instances));
+      if (!read.intersect(written).is_empty())
+        return false;
+    }
   return true;
 }
 
@@ -230,14 +247,14 @@ void insertBlockReductions(GpuProgram &program) {
     isl::set outside =
         isl::set::universe(prefix.range().as_set().get_space());
     // The elements of this thread's first lane.
-    const Statement &stmt = scop.statements[reduction.statement];
+    const Statement &stmt = scop.statements[reduction.statements.front()];
     unsigned lane = reduction.member;
     std::string t = program.names.threadId + std::to_string(lane);
     isl::set first(scop.ctx, "[" + t + "] -> { : " + t + " = 0 }");
     isl::union_set owners =
         reduction.owners.intersect(kernel.domain).intersect_params(first);
     isl::set elements =
-        isl::union_map(stmt.accesses[reduction.references.back()].relation)
+        isl::union_map(stmt.accesses[reduction.write].relation)
             .intersect_domain(owners)
             .range()
             .as_set();

@@ -12,6 +12,7 @@
 #include "GpuProgram.h"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace polycuda::polyhedral {
@@ -51,6 +52,14 @@ bool reductionIsLegal(const Statement &stmt,
                       const isl::union_set &instances,
                       const isl::union_map &host,
                       const isl::union_map &prefix);
+
+/// The same for several statements that update the same element (per
+/// prefix) with the same operation, in any order (nussinov's maxima): each
+/// of them reads no element that any of them writes in the launch.
+bool reductionsAreLegal(
+    const std::vector<std::pair<const Statement *, ReductionForm>> &updates,
+    const isl::union_set &instances, const isl::union_map &host,
+    const isl::union_map &prefix);
 
 /// For each kernel with a reduction, grafts after the block's subtree the
 /// block's combine: `polycuda_reduce_N()` (the partials into the shared

@@ -318,9 +318,9 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
       [&](const Statement &stmt, unsigned access,
           const std::vector<std::string> &subscripts) -> std::string {
     std::pair<unsigned, unsigned> ref(&stmt - scop.statements.data(), access);
-    if (kernel.reduction && kernel.reduction->statement == ref.first)
-      for (unsigned reference : kernel.reduction->references)
-        if (reference == access)
+    if (kernel.reduction)
+      for (const auto &reference : kernel.reduction->references)
+        if (reference == ref)
           return kernel.reduction->variable;
     for (const RegisterAccumulator &acc : kernel.accumulators)
       for (const auto &reference : acc.references)

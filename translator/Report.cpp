@@ -629,8 +629,11 @@ private:
     if (!kernel.reduction)
       return nullptr;
     const polyhedral::BlockReduction &r = *kernel.reduction;
+    std::string statements;
+    for (unsigned s : r.statements)
+      statements += (statements.empty() ? "" : ", ") + scop.statements[s].name;
     return json::Object{
-        {"statement", scop.statements[r.statement].name},
+        {"statement", statements},
         {"array", scop.arrays[r.array].name},
         {"operation", polyhedral::reductionOpName(r.op)},
         {"loop", r.loop},
