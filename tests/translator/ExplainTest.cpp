@@ -13,6 +13,7 @@
 
 #include "../polyhedral/IslTestSupport.h"
 
+#include <algorithm>
 #include <map>
 
 namespace polycuda::test {
@@ -398,6 +399,28 @@ TEST_F(ExplainTest, LongReductionsLeaveTheirSequentialLoopToTheHost) {
   // Below the threshold the loop stays in the one-thread kernel.
   reductionHostMin = 1000000;
   EXPECT_FALSE(backSubstitution());
+}
+
+TEST_F(ExplainTest, NussinovsMaximaAreOneReduction) {
+  // Five statements take the maximum of table[i][j] and another value, the
+  // fifth over k: one reduction, its lanes sharing k, the others' values
+  // on the first lane.
+  json::Value value = report("nussinov.c");
+  const json::Object *kernel = nullptr;
+  for (const json::Value &k : *scop(value).getArray("kernels"))
+    if (k.getAsObject()->getObject("reduction"))
+      kernel = k.getAsObject();
+  ASSERT_NE(nullptr, kernel);
+  const json::Object &r = *kernel->getObject("reduction");
+  EXPECT_EQ("max", str(r.get("operation")));
+  EXPECT_EQ("table", str(r.get("array")));
+  EXPECT_EQ("k", str(r.get("loop")));
+  EXPECT_EQ(5u, kernel->getArray("statements")->size());
+  std::string statements = str(r.get("statement"));
+  EXPECT_EQ(4, std::count(statements.begin(), statements.end(), ','));
+  reductions = false;
+  json::Value off = report("nussinov.c");
+  EXPECT_TRUE(reductionsOf(scop(off)).empty());
 }
 
 TEST_F(ExplainTest, TrisolvSubstitutionIsAReductionWithIOnTheHost) {
