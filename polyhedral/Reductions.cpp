@@ -8,9 +8,11 @@
 //     polycuda_reduce_N()              partials -> shared buffer, tree
 //     polycuda_combine_N(e)            lane 0: e = e op total
 //
-// The two grafts are outside the block's filter, guarded by nothing that
-// depends on a thread: every thread of the block reaches the barriers of
-// the tree (the OpenCL of PoCL fails on a barrier in a condition).
+// The two grafts are outside the block's filter: the tree's barriers are
+// guarded by nothing that depends on a thread, so that every thread of the
+// block reaches them (the OpenCL of PoCL fails on a barrier in a
+// condition); the combine's elements are those of the first lane of each
+// thread position along the other members.
 //
 //===----------------------------------------------------------------------===//
 #include "Reductions.h"
