@@ -248,7 +248,7 @@ isl::ast_node verifiedAst(isl::ctx ctx,
     if (first.empty())
       first = problem;
   }
-  throw std::runtime_error(
+  throw AstNotVerified(
       "isl's AST generator printed code that does not execute the "
       "schedule in any of its loop modes (an isl bug): its atomic code " +
       first);

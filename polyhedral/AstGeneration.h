@@ -11,7 +11,16 @@
 
 #include "GpuProgram.h"
 
+#include <stdexcept>
+
 namespace polycuda::polyhedral {
+
+/// Thrown when no AST isl generates, in any of its loop modes, passes the
+/// check of what it must execute (an isl bug): the program is then mapped
+/// again in its original order on one thread.
+struct AstNotVerified : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// Thrown by generateGpuAsts when a kernel with a reduction had to be
 /// generated without its combine (isl failed on it): the program must be

@@ -148,6 +148,21 @@ GpuProgram runGpuPipeline(const Scop &scop, DependenceCache &cache,
                  "a kernel's reduction could not be generated; mapped "
                  "again without reductions");
     return runGpuPipeline(scop, cache, plain, names);
+  } catch (const AstNotVerified &e) {
+    // isl printed wrong code for the parallel mapping in every loop mode:
+    // the original order on one thread instead (or the error, if it fails
+    // that too).
+    if (options.scheduling.sequential)
+      throw;
+    PipelineOptions sequential = options;
+    sequential.scheduling.sequential = true;
+    noteFallback(options, scop.loc, "ast", e.what());
+    GpuProgram program = runGpuPipelineOnce(scop, cache, sequential, names);
+    program.scheduleIsFallback = true;
+    program.fallbackReason =
+        "isl's code for the parallel mapping failed its check in every "
+        "loop mode; the scop runs in its original order on one GPU thread";
+    return program;
   } catch (const AstBudgetExceeded &) {
     // Code for the parallel mapping would be too large to generate: run
     // the scop in its original order on one thread instead.
