@@ -400,9 +400,10 @@ KernelCheck kernelCheck(const GpuProgram &program, const Kernel &kernel,
   // the dependences within one launch.
   check.deps = order.intersect_domain(kernel.domain)
                    .intersect_range(kernel.domain);
-  // A reduction's kernel runs one statement, whose dependences within a
-  // launch are all on the reduced elements (reductionIsLegal): its lanes
-  // run them in any order and the block's combine orders the results.
+  // A reduction's kernel writes only the reduced elements, and its
+  // statements' operands read none of them (reductionsAreLegal): every
+  // dependence within a launch is between updates of one element, which
+  // its lanes run in any order and the block's combine orders.
   if (kernel.reduction)
     check.deps = isl::union_map::empty(order.ctx());
   for (unsigned d = 0; d < kernel.numMapped; ++d) {

@@ -237,6 +237,25 @@ private:
     return node.insert_mark(kernel.mark);
   }
 
+  /// A statement with its reduction form.
+  using Update = std::pair<const Statement *, ReductionForm>;
+
+  /// The statements `names` with their reduction forms; nothing when one
+  /// has none, or has a loop without an upper bound (it runs on one
+  /// thread, as it did).
+  std::optional<std::vector<Update>>
+  reductionUpdates(const std::vector<std::string> &names) const {
+    std::vector<Update> updates;
+    for (const std::string &name : names) {
+      const Statement *stmt = scop.findStatement(name);
+      std::optional<ReductionForm> form = reductionForm(*stmt);
+      if (!form || !isBounded(stmt->domain))
+        return std::nullopt;
+      updates.push_back({stmt, *form});
+    }
+    return updates;
+  }
+
   /// Whether the subtree at `node` has no band: statements only (a leaf,
   /// or a sequence or set of filters of such subtrees).
   static bool onlyStatementsBelow(const isl::schedule_node &node) {
@@ -263,13 +282,13 @@ private:
           node.as<isl::schedule_node_band>().n_member() != 1 ||
           !node.child(0).isa<isl::schedule_node_leaf>())
         return false;
-      const Statement *stmt = scop.findStatement(tupleName(sets[0]));
-      std::optional<ReductionForm> form = reductionForm(*stmt);
-      if (!form || !isBounded(stmt->domain))
+      std::optional<std::vector<Update>> updates =
+          reductionUpdates({tupleName(sets[0])});
+      if (!updates)
         return false;
       isl::union_map host =
           node.get_prefix_schedule_union_map().intersect_domain(instances);
-      if (!reductionIsLegal(*stmt, *form, instances, host, host))
+      if (!reductionsAreLegal(*updates, instances, host, host))
         return false;
       isl::union_map member =
           isl::union_map::from(
@@ -299,15 +318,11 @@ private:
         !onlyStatementsBelow(node.child(0)))
       return std::nullopt;
     // Every statement updates the reduced element (Reductions.h).
-    std::vector<std::pair<const Statement *, ReductionForm>> updates;
-    for (const std::string &name : kernel.statements) {
-      const Statement *stmt = scop.findStatement(name);
-      std::optional<ReductionForm> form = reductionForm(*stmt);
-      // (A loop without an upper bound runs on one thread as it did.)
-      if (!form || !isBounded(stmt->domain))
-        return std::nullopt;
-      updates.push_back({stmt, *form});
-    }
+    std::optional<std::vector<Update>> found =
+        reductionUpdates(kernel.statements);
+    if (!found)
+      return std::nullopt;
+    const std::vector<Update> &updates = *found;
     isl::multi_union_pw_aff partial =
         node.as<isl::schedule_node_band>().get_partial_schedule();
     isl::union_map prefix = kernel.hostSchedule;

@@ -240,6 +240,11 @@ struct Kernel {
   bool isLane(unsigned member) const {
     return reduction && reduction->member == member;
   }
+  /// Whether the kernel waits at block barriers (shared tiles, the tree of
+  /// a reduction): every thread of its block must reach them.
+  bool waitsForBlock() const {
+    return !sharedTiles.empty() || reduction.has_value();
+  }
   /// Shared memory: the loop of the kernel tiled by `sharedTileSize` (its
   /// source iterator), the arrays read through shared tiles, and why (no)
   /// array is.

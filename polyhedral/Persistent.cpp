@@ -92,8 +92,7 @@ PersistentLoop decide(const GpuProgram &program,
   // A kernel that waits for its block must find every thread of the
   // persistent block at each barrier: none may sit the phase out.
   for (const Kernel *kernel : kernels)
-    if ((!kernel->sharedTiles.empty() || kernel->reduction) &&
-        blockThreads(*kernel) != loop.threads) {
+    if (kernel->waitsForBlock() && blockThreads(*kernel) != loop.threads) {
       loop.reason = "kernel " + kernel->name + " waits for its block (" +
                     (kernel->reduction ? "a reduction" : "shared-memory tiles") +
                     ") with " +

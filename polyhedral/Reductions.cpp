@@ -123,7 +123,6 @@ std::optional<ReductionForm> reductionForm(const Statement &stmt) {
     return std::nullopt;
   std::set<unsigned> inRhs;
   accessesIn(stmt.rhs, inRhs);
-  ExprPtr self; // the read of x's old value in `x = x op e`
   if (stmt.op == "+=" || stmt.op == "-=" || stmt.op == "*=") {
     form.op = stmt.op == "*=" ? '*' : '+';
     // The compound assignment's read of x: the access no node refers to.
@@ -147,30 +146,20 @@ std::optional<ReductionForm> reductionForm(const Statement &stmt) {
     std::vector<ExprPtr> xs;
     if (char op = extremumForm(rhs, isX, xs)) {
       form.op = op;
-      for (const ExprPtr &x : xs)
-        form.references.push_back(x->access);
-      for (unsigned i = 0; i < stmt.accesses.size(); ++i)
-        if (i != form.write && !inRhs.count(i))
-          return std::nullopt;
-      form.references.push_back(form.write);
-      for (unsigned i : inRhs)
-        if (stmt.accesses[i].array == write.array &&
-            std::find(form.references.begin(), form.references.end(), i) ==
-                form.references.end())
-          form.others.push_back(i);
-      return form;
+    } else {
+      if (rhs->kind != Expr::Kind::Binary || rhs->args.size() != 2 ||
+          (rhs->op != "+" && rhs->op != "-" && rhs->op != "*"))
+        return std::nullopt;
+      form.op = rhs->op == "*" ? '*' : '+';
+      if (isX(rhs->args[0]))
+        xs = {rhs->args[0]};
+      else if (rhs->op != "-" && isX(rhs->args[1]))
+        xs = {rhs->args[1]};
+      else
+        return std::nullopt;
     }
-    if (rhs->kind != Expr::Kind::Binary || rhs->args.size() != 2 ||
-        (rhs->op != "+" && rhs->op != "-" && rhs->op != "*"))
-      return std::nullopt;
-    form.op = rhs->op == "*" ? '*' : '+';
-    if (isX(rhs->args[0]))
-      self = rhs->args[0];
-    else if (rhs->op != "-" && isX(rhs->args[1]))
-      self = rhs->args[1];
-    else
-      return std::nullopt;
-    form.references.push_back(self->access);
+    for (const ExprPtr &x : xs)
+      form.references.push_back(x->access);
     for (unsigned i = 0; i < stmt.accesses.size(); ++i)
       if (i != form.write && !inRhs.count(i))
         return std::nullopt; // an access outside the body's references

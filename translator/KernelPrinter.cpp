@@ -9,6 +9,7 @@
 
 #include "Check.h"
 #include "CodePrinter.h"
+#include "Persistent.h"
 
 #include <cctype>
 #include <optional>
@@ -210,8 +211,8 @@ bool printReduction(const GpuProgram &program, const Kernel &kernel,
                     const ArrayRefPrinter &arrayRef, int indent,
                     std::ostream &os) {
   std::string name = callName(call);
-  bool reduce = name.rfind("polycuda_reduce_", 0) == 0;
-  bool combine = name.rfind("polycuda_combine_", 0) == 0;
+  bool reduce = numbered(name, "polycuda_reduce_").has_value();
+  bool combine = numbered(name, "polycuda_combine_").has_value();
   if (!reduce && !combine)
     return false;
   POLYCUDA_CHECK(kernel.reduction) << "no reduction in " << kernel.name;
@@ -292,16 +293,13 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
   if (kernel.reduction) {
     const BlockReduction &reduction = *kernel.reduction;
     const Array &array = scop.arrays[reduction.array];
-    unsigned threads = 1;
-    for (unsigned size : kernel.blockSize)
-      threads *= size;
     os << in << spell(array.type) << " " << reduction.variable << " = "
        << identity(reduction.op, array.type, target)
        << "; /* this thread's part of "
        << array.name << "'s reduction over loop " << reduction.loop
        << " */\n";
     os << in << target.sharedQualifier() << " " << spell(array.type) << " "
-       << reduction.buffer << "[" << threads
+       << reduction.buffer << "[" << blockThreads(kernel)
        << "]; /* the block's partial results */\n";
   }
   ArrayRefPrinter arrayRef = [&](const Array &array,

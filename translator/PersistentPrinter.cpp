@@ -231,9 +231,9 @@ void printPhase(const GpuProgram &program, const PersistentLoop &loop,
   printKernelBody(program, kernel, target, indices, bodyIndent, os);
   if (threads < loop.threads)
     os << inner << "}\n";
-  // The next virtual block's copies must not overwrite shared tiles that
-  // slower threads still read.
-  if (!kernel.sharedTiles.empty() || kernel.reduction)
+  // The next virtual block's copies must not overwrite shared tiles (or
+  // partial results) that slower threads still read.
+  if (kernel.waitsForBlock())
     os << inner << target.barrier() << "\n";
   os << in << "    }\n";
   os << in << "  }\n";
