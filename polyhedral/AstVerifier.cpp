@@ -36,6 +36,41 @@ unsigned timeDims(const isl::ast_node &node) {
   return 0;
 }
 
+/// Whether every statement below `node` is one that promotion or a
+/// reduction added (`polycuda_...`: copies, barriers, loads and stores of
+/// registers): they run no instance of the scop, so the reader need not
+/// read their loops and conditions (a register tile's loads have long
+/// ones).
+bool onlyAddedStatements(const isl::ast_node &node) {
+  if (node.isa<isl::ast_node_for>())
+    return onlyAddedStatements(node.as<isl::ast_node_for>().body());
+  if (node.isa<isl::ast_node_if>()) {
+    isl::ast_node_if branch = node.as<isl::ast_node_if>();
+    return onlyAddedStatements(branch.then_node()) &&
+           (!branch.has_else_node() ||
+            onlyAddedStatements(branch.else_node()));
+  }
+  if (node.isa<isl::ast_node_block>()) {
+    isl::ast_node_list children = node.as<isl::ast_node_block>().children();
+    for (int i = 0, n = children.size(); i < n; ++i)
+      if (!onlyAddedStatements(children.at(i)))
+        return false;
+    return true;
+  }
+  if (node.isa<isl::ast_node_mark>())
+    return onlyAddedStatements(node.as<isl::ast_node_mark>().node());
+  if (node.isa<isl::ast_node_user>()) {
+    isl::ast_expr call = node.as<isl::ast_node_user>().expr();
+    if (!call.isa<isl::ast_expr_op>() ||
+        !call.as<isl::ast_expr_op>().isa<isl::ast_expr_op_call>())
+      return false;
+    isl::ast_expr name = call.as<isl::ast_expr_op>().arg(0);
+    return name.isa<isl::ast_expr_id>() &&
+           name.as<isl::ast_expr_id>().id().name().rfind("polycuda_", 0) == 0;
+  }
+  return false;
+}
+
 long intValue(const isl::ast_expr &expr) {
   if (!expr.isa<isl::ast_expr_int>())
     throw UnreadableAst("AST verifier: expected an integer");
@@ -73,6 +108,9 @@ private:
 
 void AstReader::visit(const isl::ast_node &node, const isl::set &where,
                       unsigned next) {
+  if ((node.isa<isl::ast_node_for>() || node.isa<isl::ast_node_if>()) &&
+      onlyAddedStatements(node))
+    return;
   if (node.isa<isl::ast_node_for>()) {
     visitFor(node.as<isl::ast_node_for>(), where, next);
   } else if (node.isa<isl::ast_node_if>()) {

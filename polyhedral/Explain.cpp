@@ -358,6 +358,8 @@ private:
     fact.numMapped = kernel.numMapped;
     fact.blockSize = kernel.blockSize;
     fact.hardwareDim = kernel.hardwareDim;
+    fact.registerTile = kernel.registerTile;
+    fact.registerTileReason = kernel.registerTileReason;
     fact.sizing = kernel.sizing;
     fact.order = kernel.order;
     for (const std::string &name : kernel.statements)

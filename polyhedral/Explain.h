@@ -105,6 +105,9 @@ struct KernelFact {
   unsigned numMapped = 0;
   std::vector<unsigned> blockSize;   ///< per mapped member
   std::vector<unsigned> hardwareDim; ///< per mapped member
+  /// Points per thread per mapped member and why (Kernel::registerTile).
+  std::vector<unsigned> registerTile;
+  std::string registerTileReason;
   /// How the block size was chosen and why (Kernel::sizing).
   BlockSizing sizing;
   /// The order of the blocks and why (Kernel::order).

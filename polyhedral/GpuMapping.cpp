@@ -450,11 +450,13 @@ private:
     kernel.blockSize.resize(mapped);
     for (unsigned d = 0; d < mapped; ++d)
       kernel.blockSize[d] = kernel.sizing.chosen[kernel.hardwareDim[d]];
+    kernel.registerTile.assign(mapped, 1);
+    chooseRegisterTile(kernel, band);
     for (unsigned d = 0; d < mapped; ++d) {
       isl::map range = kernel.hostSchedule.reverse()
                            .apply_range(kernel.memberSchedules[d])
                            .as_map();
-      isl::val size(scop.ctx, kernel.blockSize[d]);
+      isl::val size(scop.ctx, kernel.tileSize(d));
       isl::pw_aff offset =
           range.lexmin_pw_multi_aff().at(0).scale_down(size).floor();
       // A piecewise first tile (skewed wavefronts) makes the kernel's AST
@@ -473,6 +475,123 @@ private:
     else
       kernel.order = chooseThreadOrder(scop, kernel, options.threadOrder,
                                        options.device);
+  }
+
+  /// Register tiling (MemoryPromotion.h): a kernel with two mapped members
+  /// and one more loop in its band (gemm's `i`, `j` and `k`), permutable,
+  /// that holds an element in a register across that loop (written, the
+  /// same for every iteration: `C[i][j]`) and reads an element that
+  /// neighbouring threads share (`A[i][k]` along `j`): each thread then
+  /// computes `registerTile` points of each member (4 x 4 by default), so
+  /// that one value read from memory serves several of its points. The
+  /// tiles shrink (x first) while they give fewer than two blocks per SM.
+  void chooseRegisterTile(Kernel &kernel, const isl::schedule_node &band) {
+    auto no = [&](const std::string &why) {
+      kernel.registerTileReason = why;
+    };
+    if (!options.registerTiles)
+      return no("register tiling is off");
+    if (kernel.numMapped != 2 || kernel.reduction)
+      return no("not two mapped loops without a reduction");
+    isl::schedule_node_band b = band.as<isl::schedule_node_band>();
+    if (b.n_member() != 3 || !b.permutable())
+      return no("its band is not two mapped loops and one more, "
+                "permutable");
+    isl::multi_union_pw_aff partial = b.get_partial_schedule();
+    isl::union_map point = flatRangeProduct(
+        kernel.hostSchedule,
+        flatRangeProduct(kernel.memberSchedules[0],
+                         kernel.memberSchedules[1]));
+    isl::union_map inner =
+        isl::union_map::from(isl::multi_union_pw_aff(partial.at(2)))
+            .intersect_domain(kernel.instances);
+    bool accumulator = false, reuse = false;
+    for (const std::string &name : kernel.statements)
+      for (const Access &access : scop.findStatement(name)->accesses)
+        if (access.kind != Access::Kind::Read &&
+            scop.arrays[access.array].isLocal)
+          // A privatized scalar lives in one register of the thread
+          // (MemoryPromotion), which its points would share.
+          return no("it writes the privatized scalar " +
+                    scop.arrays[access.array].name);
+    for (const std::string &name : kernel.statements) {
+      const Statement *stmt = scop.findStatement(name);
+      isl::union_set instances =
+          kernel.instances.intersect(isl::union_set(stmt->domain));
+      bool loops = !point.intersect_domain(instances)
+                        .reverse()
+                        .apply_range(inner)
+                        .is_single_valued();
+      for (const Access &access : stmt->accesses) {
+        if (access.kind == Access::Kind::Read || !loops || !access.isAffine())
+          continue;
+        accumulator |= point.intersect_domain(instances)
+                           .reverse()
+                           .apply_range(isl::union_map(access.relation))
+                           .is_single_valued();
+      }
+    }
+    for (const ReferenceAccess &ref : kernel.accesses) {
+      const Access &access =
+          scop.statements[ref.statement].accesses[ref.access];
+      if (access.kind != Access::Kind::Read)
+        continue;
+      for (unsigned d = 0; d < kernel.numMapped; ++d)
+        reuse |= ref.members[d].pattern == AccessPattern::Broadcast;
+    }
+    if (!accumulator)
+      return no("no element held across loop " + std::string("of its band"));
+    if (!reuse)
+      return no("no element read by several threads of a block");
+    // Hardware order x, y.
+    std::vector<unsigned> tile = options.registerTile;
+    bool requested = !tile.empty();
+    tile.resize(2, tile.empty() ? 4 : 1);
+    for (unsigned &r : tile)
+      r = std::max(1u, std::min(r, 16u));
+    std::vector<std::optional<long>> bounds(2);
+    for (unsigned d = 0; d < 2; ++d)
+      bounds[kernel.hardwareDim[d]] =
+          boundExtent(instancesInBounds(scop, kernel.instances),
+                      kernel.hostSchedule, kernel.memberSchedules[d]);
+    std::vector<unsigned> block(2);
+    for (unsigned d = 0; d < 2; ++d)
+      block[kernel.hardwareDim[d]] = kernel.blockSize[d];
+    auto blocks = [&]() -> std::optional<long> {
+      long n = 1;
+      for (unsigned hw = 0; hw < 2; ++hw) {
+        if (!bounds[hw])
+          return std::nullopt;
+        long size = long(block[hw]) * tile[hw];
+        n *= (*bounds[hw] + size - 1) / size;
+      }
+      return n;
+    };
+    long wanted = 2L * options.device.multiprocessors;
+    std::string why;
+    if (!requested) {
+      while (blocks() && *blocks() < wanted && tile[0] * tile[1] > 1)
+        (tile[0] >= tile[1] ? tile[0] : tile[1]) /= 2;
+      if (std::optional<long> n = blocks())
+        why = ": " + std::to_string(*n) + " blocks of " +
+              std::to_string(block[0] * tile[0]) + " x " +
+              std::to_string(block[1] * tile[1]) + " points per launch (" +
+              std::to_string(wanted) + " wanted: two per SM)";
+      else
+        why = ": the loops have no bound at translation time";
+    } else {
+      why = ": --register-tile";
+    }
+    if (tile[0] * tile[1] == 1)
+      return no("too few blocks with several points per thread" + why);
+    for (unsigned d = 0; d < 2; ++d)
+      kernel.registerTile[d] = tile[kernel.hardwareDim[d]];
+    kernel.registerTileReason =
+        std::to_string(tile[0]) + " x " + std::to_string(tile[1]) +
+        " points per thread (x, y): an element held in a register across "
+        "the band's third loop and elements that neighbouring threads "
+        "share" +
+        why;
   }
 
   /// The band that orders the blocks: the tiles of the mapped members
@@ -514,9 +633,12 @@ private:
       std::string b = program.names.blockId + std::to_string(d);
       std::string t = program.names.threadId + std::to_string(d);
       isl::union_pw_aff s = partial.at(d).intersect_domain(kernel.instances);
-      isl::union_pw_aff tile = floorDiv(s, size);
+      // A thread runs the points t, t + T, ... of a tile of
+      // `registerTile` blocks.
+      isl::union_pw_aff tile = floorDiv(s, kernel.tileSize(d));
+      isl::union_pw_aff within = floorDiv(s, size);
       isl::union_set thread = zeroSet(
-          s.sub(scaled(tile, size)).sub(paramOnDomain(kernel.instances, t)));
+          s.sub(scaled(within, size)).sub(paramOnDomain(kernel.instances, t)));
       threads = threads.intersect(thread);
       if (kernel.isLane(d)) {
         // The lanes deal the member's iterations round-robin: one block.

@@ -96,7 +96,18 @@ struct RegisterAccumulator {
   std::string variable;
   /// The loop: the iterator of one statement of `references` in the source.
   std::string loop;
+  /// In a register-tiled kernel, the elements a thread holds across the
+  /// loop, one per point of its register tile: `variable` is an array of
+  /// `slots` registers, indexed by the point (`r0 * R1 + r1`; the loads
+  /// and stores run in a loop over it). 1 (a scalar) otherwise.
+  unsigned slots = 1;
 };
+
+/// The mark above a band whose loops the kernel printer unrolls (a
+/// register tile's points, the loads and stores of its registers):
+/// `polycuda_unroll_E0[_E1...]`, one extent per member; member m's values
+/// are 0, ..., Em - 1.
+inline constexpr const char *kUnrollMark = "polycuda_unroll";
 
 /// A reduction shared by the threads of a block (Reductions.h): the
 /// iterations of one mapped member, the lane member, are dealt round-robin
@@ -204,6 +215,24 @@ struct Kernel {
   /// (0 = x, 1 = y, 2 = z).
   std::vector<unsigned> blockSize;
   std::vector<unsigned> hardwareDim;
+  /// Per mapped member, the points of a thread along it (register tiling,
+  /// MemoryPromotion.h): the tile of the member is `registerTile` times
+  /// its block size, and thread t runs points t, t + T, ... of it. All 1
+  /// unless the kernel is register tiled.
+  std::vector<unsigned> registerTile;
+  /// Why the kernel is (not) register tiled, in words.
+  std::string registerTileReason;
+  /// The tile of mapped member `d`: the block size times the register tile.
+  unsigned tileSize(unsigned d) const {
+    return blockSize[d] * (d < registerTile.size() ? registerTile[d] : 1);
+  }
+  /// Whether some mapped member has more than one point per thread.
+  bool registerTiled() const {
+    for (unsigned r : registerTile)
+      if (r > 1)
+        return true;
+    return false;
+  }
   /// How `blockSize` was chosen (default, shrunk to fill the GPU, or
   /// `--sizes`) and why.
   BlockSizing sizing;

@@ -953,6 +953,11 @@ std::optional<long> fixedValue(const isl::set &set, unsigned d) {
   return std::nullopt;
 }
 
+bool isZeroDim(const isl::set &set, unsigned d) {
+  isl::space space = set.get_space();
+  return set.is_subset(variableOn(space, d).eq_set(constantOn(space, 0)));
+}
+
 bool isBounded(const isl::set &set) {
   return isl_set_is_bounded(set.get()) == isl_bool_true;
 }

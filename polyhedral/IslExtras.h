@@ -217,6 +217,8 @@ std::optional<AffineTerms> affineTerms(const isl::aff &aff);
 isl::map pieceOf(const isl::union_map &umap, const std::string &name);
 /// The value of set dimension `d` of `set` when it takes a single one.
 std::optional<long> fixedValue(const isl::set &set, unsigned d);
+/// Whether set dimension `d` of `set` is 0 in every element.
+bool isZeroDim(const isl::set &set, unsigned d);
 /// Whether `set` is bounded (for each value of the parameters).
 bool isBounded(const isl::set &set);
 /// The constant value of `pa` if it has one (on its whole domain).

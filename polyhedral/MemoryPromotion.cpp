@@ -9,7 +9,9 @@
 #include "SharedMemory.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <utility>
 
 namespace polycuda::polyhedral {
 
@@ -58,9 +60,14 @@ isl::union_map prefixAt(const isl::schedule_node &band, unsigned members) {
 /// inside it.
 class AccumulatorFinder {
 public:
+  /// `points`: in a register-tiled kernel whose thread band was jammed
+  /// (jamRegisterTile), the point of each instance in its thread's
+  /// register tile, `{ S[i] -> [r0, r1] }`; otherwise null.
   AccumulatorFinder(const Scop &scop, Kernel &kernel,
-                    const isl::union_set &threadFilter)
-      : scop(scop), kernel(kernel), threadFilter(threadFilter) {
+                    const isl::union_set &threadFilter,
+                    const std::optional<isl::union_map> &points)
+      : scop(scop), kernel(kernel), threadFilter(threadFilter),
+        points(points) {
     // Which thread of the launch runs an instance: the mapped members,
     // with the host iterators as parameters (one launch).
     thread = kernel.memberSchedules[0];
@@ -78,12 +85,19 @@ public:
     if (node.isa<isl::schedule_node_mark>() &&
         markId(node).name() == kThreadMark)
       return visit(node.child(0), Level::Point).parent();
+    // A register tile's points: no loop to hold anything across.
+    if (node.isa<isl::schedule_node_mark>() &&
+        markId(node).name().rfind(kUnrollMark, 0) == 0)
+      return node;
     if (node.isa<isl::schedule_node_band>()) {
       if (level == Level::Block) {
         level = Level::Tiles; // the tile band: one value per block
       } else {
-        node = promoteMembers(node, level == Level::Point ? kernel.numMapped
-                                                          : 0);
+        // The thread's band starts with the mapped members, unless they
+        // were moved into the unrolled band below it (jamRegisterTile).
+        node = promoteMembers(node, level == Level::Point && !points
+                                        ? kernel.numMapped
+                                        : 0);
         if (level == Level::Point)
           level = Level::Inner;
       }
@@ -98,8 +112,24 @@ private:
   Kernel &kernel;
   /// The instances of this thread (parameters: block and thread ids).
   isl::union_set threadFilter;
+  std::optional<isl::union_map> points;
   isl::union_map thread;
   std::set<std::pair<unsigned, unsigned>> promoted;
+
+  /// The register of each point of a thread's register tile:
+  /// `{ S[i] -> [r0 * R1 + r1] }` from `points`.
+  isl::union_map slotOfPoint() const {
+    unsigned inner = kernel.registerTile.size() > 1 ? kernel.registerTile[1]
+                                                    : 1;
+    isl::union_map slot = isl::union_map::empty(scop.ctx);
+    for (const isl::map &map : mapsOf(*points)) {
+      isl::space space = map.get_space().range();
+      isl::pw_aff r0 = variableOn(space, 0), r1 = variableOn(space, 1);
+      isl::pw_aff value = r0.scale(isl::val(scop.ctx, long(inner))).add(r1);
+      slot = slot.unite(isl::union_map(map.apply_range(value.as_map())));
+    }
+    return slot;
+  }
 
   /// Tries each member of `band` from `first` on; at the first member that
   /// keeps some reference in a register, splits the band so that this
@@ -110,6 +140,7 @@ private:
     for (unsigned m = first; m < n; ++m) {
       std::vector<RegisterAccumulator> found;
       std::vector<isl::map> elements;
+      std::vector<std::optional<isl::map>> slots;
       isl::union_map prefix = prefixAt(band, m);
       isl::union_map member =
           isl::union_map::from(isl::multi_union_pw_aff(
@@ -118,9 +149,11 @@ private:
       // Above the threads (a block's loop), the instances of this thread.
       isl::union_set domain = domainOf(band).intersect(threadFilter);
       for (unsigned a = 0; a < scop.arrays.size(); ++a)
-        if (std::optional<isl::map> element =
-                accumulatorOf(a, prefix, member, domain, found))
-          elements.push_back(*element);
+        if (std::optional<Held> held =
+                accumulatorOf(a, prefix, member, domain, found)) {
+          elements.push_back(held->element);
+          slots.push_back(held->slot);
+        }
       if (found.empty())
         continue;
       unsigned depth = band.tree_depth();
@@ -131,8 +164,10 @@ private:
         loop = loop.as<isl::schedule_node_band>().split(1);
       for (size_t i = 0; i < found.size(); ++i) {
         unsigned index = kernel.accumulators.size();
-        loop = graft(loop, elements[i], "polycuda_load_", index, true);
-        loop = graft(loop, elements[i], "polycuda_store_", index, false);
+        loop = graft(loop, elements[i], slots[i], "polycuda_load_", index,
+                     true);
+        loop = graft(loop, elements[i], slots[i], "polycuda_store_", index,
+                     false);
         kernel.accumulators.push_back(found[i]);
       }
       // Back to `band`'s position: the band of the members before `m`,
@@ -146,26 +181,72 @@ private:
 
   /// `node` with a statement `name`index over `element` (`{ [p] -> A[e] }`)
   /// grafted before (after) it; returns the node at `node`'s position.
+  /// With several elements per `p` (a register tile's, `slot`:
+  /// `{ A[e] -> [r] }` their registers), the statement's instances run in
+  /// a band of their registers, below an unroll mark (kUnrollMark).
   isl::schedule_node graft(isl::schedule_node node, const isl::map &element,
-                           const std::string &name, unsigned index,
-                           bool before) {
-    isl::map copy = withRangeName(element, name + std::to_string(index));
+                           const std::optional<isl::map> &slot,
+                           const std::string &name,
+                           unsigned index, bool before) {
+    std::string statement = name + std::to_string(index);
+    isl::map copy = withRangeName(element, statement);
     isl::schedule_node graft =
         isl::schedule_node::from_extension(isl::union_map(copy));
-    return before ? node.graft_before(graft) : node.graft_after(graft);
+    node = before ? node.graft_before(graft) : node.graft_after(graft);
+    if (!slot)
+      return node;
+    // The grafted statement is the neighbour of `node`'s filter in the
+    // sequence that holds both.
+    isl::schedule_node filter = node.parent();
+    int position = filter.child_position();
+    isl::schedule_node leaf =
+        filter.parent().child(before ? position - 1 : position + 1).child(0);
+    isl::union_pw_aff registers(
+        withDomainName(*slot, statement).as_pw_multi_aff().at(0));
+    isl::schedule_node band =
+        leaf.insert_partial_schedule(isl::multi_union_pw_aff(registers));
+    unsigned slots = 1;
+    for (unsigned r : kernel.registerTile)
+      slots *= r;
+    band = band.insert_mark(isl::id(
+        scop.ctx, std::string(kUnrollMark) + "_" + std::to_string(slots)));
+    // Back to `node`: the mark's filter is still the neighbour.
+    return band.parent().parent().child(position).child(0);
   }
 
   /// A register accumulator of array `a` across the loop after `prefix`
-  /// (`{ S[i] -> [p] }` over `domain`), appended to `found`, and the element
-  /// it holds, `{ [p] -> A[e] }`; nothing when there is none.
-  std::optional<isl::map>
+  /// (`{ S[i] -> [p] }` over `domain`), appended to `found`, the element
+  /// it holds, `{ [p] -> A[e] }`, and in a jammed register tile each
+  /// element's register, `{ A[e] -> [r] }` (null otherwise); nothing when
+  /// there is none. In a register tile the element is a function of the
+  /// prefix and the instance's point (`points`): one register per point.
+  struct Held {
+    isl::map element;
+    std::optional<isl::map> slot;
+  };
+  std::optional<Held>
   accumulatorOf(unsigned a, const isl::union_map &prefix,
                 const isl::union_map &member, const isl::union_set &domain,
                 std::vector<RegisterAccumulator> &found) {
     if (std::find(kernel.registers.begin(), kernel.registers.end(), a) !=
         kernel.registers.end())
       return std::nullopt;
-    isl::union_map byPrefix = prefix.reverse();
+    // Only an element that the loop writes is held (cheap to rule out
+    // first: the checks below are not).
+    bool written = false;
+    for (const Statement &stmt : scop.statements)
+      for (const Access &access : stmt.accesses)
+        written |= access.array == a && access.kind != Access::Kind::Read &&
+                   !isl::union_map(access.relation)
+                        .intersect_domain(domain)
+                        .is_empty();
+    if (!written)
+      return std::nullopt;
+    bool tiled = points.has_value();
+    isl::union_map key =
+        tiled ? flatRangeProduct(prefix, points->intersect_domain(domain))
+              : prefix;
+    isl::union_map byPrefix = key.reverse();
     isl::union_map candidates = isl::union_map::empty(scop.ctx);
     isl::union_map others = isl::union_map::empty(scop.ctx);
     isl::union_map candidateAccesses = isl::union_map::empty(scop.ctx);
@@ -193,25 +274,41 @@ private:
         writes |= access.kind != Access::Kind::Read;
         accumulator.references.push_back({s, i});
         if (accumulator.loop.empty())
-          accumulator.loop = loopOf(stmt, prefix, relation);
+          accumulator.loop = loopOf(stmt, key, relation);
       }
     }
     // Reuse: the element is accessed in more than one iteration of the
     // loop (a single access gains nothing from a register).
     isl::union_set instances = candidateAccesses.domain();
     isl::union_map iterations =
-        prefix.intersect_domain(instances).reverse().apply_range(
+        key.intersect_domain(instances).reverse().apply_range(
             member.intersect_domain(instances));
     if (!writes || iterations.is_single_valued() ||
         !candidates.is_single_valued() ||
         !candidates.intersect(others).is_empty() ||
         !oneThreadAccesses(a, candidateAccesses.range()))
       return std::nullopt;
+    isl::map element = candidates.as_map();
+    std::optional<isl::map> slot;
+    if (tiled) {
+      // One register per point: each element has one point's register.
+      isl::union_map ofPoint = slotOfPoint();
+      isl::union_map elementSlot =
+          candidateAccesses.reverse().apply_range(ofPoint);
+      if (!elementSlot.is_single_valued() || elementSlot.is_empty())
+        return std::nullopt;
+      slot = elementSlot.as_map();
+      unsigned dims = setDims(element.get_space().domain());
+      element = projectOutInputs(element, dims - 2, 2);
+      accumulator.slots = 1;
+      for (unsigned r : kernel.registerTile)
+        accumulator.slots *= r;
+    }
     for (const auto &reference : accumulator.references)
       promoted.insert(reference);
     accumulator.variable = variableName(a);
     found.push_back(accumulator);
-    return candidates.as_map();
+    return Held{element, slot};
   }
 
   /// The loop of `stmt` (its source iterator) that the first member after
@@ -223,7 +320,7 @@ private:
     isl::map same = instances.apply_range(instances.reverse());
     isl::set deltas = same.deltas();
     for (unsigned d = 0; d < stmt.sourceIterators.size(); ++d)
-      if (!fixedValue(deltas, d))
+      if (!isZeroDim(deltas, d)) // the deltas of one prefix include 0
         return stmt.sourceIterators[d];
     return ""; // one iteration for this statement: ask the next one
   }
@@ -250,6 +347,69 @@ private:
   }
 };
 
+/// The thread mark below `node`, or a null node.
+isl::schedule_node findThreadMark(const isl::schedule_node &node) {
+  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kThreadMark)
+    return node;
+  for (int i = 0, n = node.n_children(); i < n; ++i) {
+    isl::schedule_node found = findThreadMark(node.child(i));
+    if (!found.is_null())
+      return found;
+  }
+  return isl::schedule_node();
+}
+
+/// Unroll-and-jam of a register-tiled kernel (Kernel::registerTile): the
+/// thread's band `[s0, s1, k]` below the thread filter (its points t,
+/// t + T, ... of each mapped member s, then the loop k) becomes `[k]`
+/// and, inside it, `[r0, r1]`, the point of each instance in the thread's
+/// register tile (`r = floor(s / T) mod R`), below a mark that has the
+/// kernel printer unroll its loops (kUnrollMark): every iteration of
+/// k runs all the thread's points, so that a value read in it serves
+/// several of them, and the points' accumulators are registers. Legal:
+/// the band is permutable, and its mapped members are parallel. Returns
+/// the tree's root and the points (`{ S[i] -> [r0, r1] }`), or nothing
+/// when the tree has another shape.
+std::optional<std::pair<isl::schedule_node, isl::union_map>>
+jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
+  isl::schedule_node mark = findThreadMark(tree.get_root());
+  if (mark.is_null() || !mark.child(0).isa<isl::schedule_node_filter>() ||
+      !mark.child(0).child(0).isa<isl::schedule_node_band>())
+    return std::nullopt;
+  isl::schedule_node_band band =
+      mark.child(0).child(0).as<isl::schedule_node_band>();
+  unsigned mapped = kernel.numMapped;
+  if (band.n_member() != mapped + 1 || !band.permutable())
+    return std::nullopt;
+  isl::multi_union_pw_aff partial = band.get_partial_schedule();
+  isl::space space = partial.get_space();
+  isl::union_pw_aff_list point(space.ctx(), mapped);
+  for (unsigned d = 0; d < mapped; ++d) {
+    isl::union_pw_aff s = partial.at(d);
+    long size = kernel.blockSize[d], tile = kernel.tileSize(d);
+    point = point.add(
+        floorDiv(s, size).sub(scaled(floorDiv(s, tile), tile / size)));
+  }
+  isl::multi_union_pw_aff tilePoints(dropSetDims(space, mapped, 1), point);
+  isl::multi_union_pw_aff loop(
+      dropSetDims(space, 0, mapped),
+      isl::union_pw_aff_list(space.ctx(), 1).add(partial.at(mapped)));
+  isl::union_set domain = domainOf(band);
+  isl::schedule_node node = deleteNode(band);
+  node = node.insert_partial_schedule(tilePoints);
+  std::string unroll = kUnrollMark;
+  for (unsigned d = 0; d < mapped; ++d) {
+    node = setCoincident(node, d, true);
+    unroll += "_" + std::to_string(kernel.registerTile[d]);
+  }
+  node = node.as<isl::schedule_node_band>().set_permutable(1);
+  node = node.insert_mark(isl::id(tree.ctx(), unroll));
+  node = node.insert_partial_schedule(loop);
+  return std::make_pair(
+      node.root(),
+      isl::union_map::from(tilePoints).intersect_domain(domain));
+}
+
 } // namespace
 
 void promoteAccumulators(GpuProgram &program) {
@@ -270,12 +430,24 @@ void promoteAccumulators(GpuProgram &program) {
     isl::schedule_node filter = mark;
     for (int i = 0; i < 5; ++i)
       filter = filter.child(0);
+    std::optional<isl::union_map> points;
+    isl::schedule_node root = tree.get_root();
+    // (A privatized scalar in a register would be shared by the points
+    // of a jammed tile; GpuMapping does not register tile such kernels.)
+    if (kernel.registerTiled() && kernel.registers.empty()) {
+      if (auto jammed = jamRegisterTile(tree, kernel)) {
+        root = jammed->first;
+        points = jammed->second;
+      } else
+        kernel.registerTileReason += "; not unrolled: the thread's band "
+                                     "is not its mapped loops and one more";
+    }
     AccumulatorFinder finder(
         *program.scop, kernel,
-        filter.as<isl::schedule_node_filter>().get_filter());
+        filter.as<isl::schedule_node_filter>().get_filter(), points);
     isl::schedule_node node =
-        finder.visit(tree.get_root(), AccumulatorFinder::Level::Block);
-    if (!kernel.accumulators.empty())
+        finder.visit(root, AccumulatorFinder::Level::Block);
+    if (!kernel.accumulators.empty() || points)
       kernel.deviceTree = node.get_schedule();
   }
 }

@@ -191,8 +191,12 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
   program.schedule = scheduled.schedule;
   program.scheduleIsFallback = scheduled.usedFallback;
   program.fallbackReason = scheduled.fallbackReason;
-  runStage("mapping", scop.loc, options,
-           [&] { mapToGpu(program, options.mapping); });
+  runStage("mapping", scop.loc, options, [&] {
+    // Register tiles hold their points' accumulators in registers.
+    GpuMappingOptions mapping = options.mapping;
+    mapping.registerTiles &= options.registers;
+    mapToGpu(program, mapping);
+  });
   dump(options, "mapping", [&] { return toString(program.schedule); });
   if (options.stopAfterMapping)
     return program;

@@ -66,7 +66,7 @@ std::string bytesText(double bytes) {
 /// up, with a note in `order.reason`).
 void setColumnWidth(const Kernel &kernel, unsigned width, bool zigzag,
                     ThreadOrder &order) {
-  unsigned blockX = kernel.blockSize[memberOnHardware(kernel, 0)];
+  unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
   order.column = true;
   order.zigzag = zigzag;
   order.widthBlocks = (width + blockX - 1) / blockX;
@@ -74,7 +74,7 @@ void setColumnWidth(const Kernel &kernel, unsigned width, bool zigzag,
   if (order.width != width)
     order.reason += "; W = " + std::to_string(width) +
                     " is not a multiple of the block's " +
-                    std::to_string(blockX) + " threads along x: columns of " +
+                    std::to_string(blockX) + " points along x: columns of " +
                     std::to_string(order.widthBlocks) + " block(s), " +
                     std::to_string(order.width) + " elements";
 }
@@ -196,7 +196,7 @@ ThreadOrder autoOrder(const Scop &scop, const Kernel &kernel,
                       "blocks; reused between block rows: " +
                       bytesText(reuse.bytes) + " in linear order (width " +
                       std::to_string(reuse.width) + ")";
-  unsigned blockX = kernel.blockSize[memberOnHardware(kernel, 0)];
+  unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
   std::optional<unsigned> chosen;
   std::string why;
   if (reuse.bytes <= order.l1Budget) {

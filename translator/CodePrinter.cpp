@@ -381,12 +381,26 @@ void printUserStatement(
   POLYCUDA_CHECK(stmt) << "unknown statement " << name;
   std::vector<isl::ast_expr> args = callArgs(call);
   std::map<std::string, std::string> iterators;
-  for (size_t i = 0; i < args.size(); ++i)
+  // Arguments after the iterators (a register tile's registers) are the
+  // caller's.
+  for (size_t i = 0; i < args.size() && i < stmt->iterators.size(); ++i)
     iterators[stmt->iterators[i]] = printExpr(args[i]);
   os << indentBy(indent)
      << printStatement(scop, *stmt, iterators, arrayRef, mathName, product,
                        reference)
      << "\n";
+}
+
+void AstPrinter::printUnrolled(const isl::ast_node &node,
+                               const std::vector<long> &extents, int indent,
+                               std::ostream &os) const {
+  std::vector<long> outer = unrollExtents;
+  unrollExtents = extents;
+  std::vector<std::pair<std::string, long>> around = unrolled;
+  unrolled.clear();
+  print(node, indent, os);
+  unrollExtents = outer;
+  unrolled = around;
 }
 
 void AstPrinter::printFor(const isl::ast_node &node, int indent,
@@ -395,6 +409,30 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   std::string name = printExpr(loop.iterator());
   isl::ast_expr init = loop.init();
   isl::ast_node body = loop.body();
+  if (unrolled.size() < unrollExtents.size()) {
+    // One copy per value the loop may take, where its bounds admit it.
+    long extent = unrollExtents[unrolled.size()];
+    std::string runs = "(" + name + " == " + printExpr(init) + ")";
+    if (!loop.is_degenerate()) {
+      runs = "(" + name + " >= " + printExpr(init) + ") && (" +
+             printBare(loop.cond()) + ")";
+      std::string inc = printExpr(loop.inc());
+      if (inc != "1")
+        runs += " && ((" + name + " - " + printExpr(init) + ") % " + inc +
+                " == 0)";
+    }
+    unrolled.push_back({name, extent});
+    for (long value = 0; value < extent; ++value) {
+      os << indentBy(indent) << "{\n"
+         << indentBy(indent + 1) << "const " << kIndexType << " " << name
+         << " = " << value << ";\n"
+         << indentBy(indent + 1) << "if (" << runs << ") {\n";
+      print(body, indent + 2, os);
+      os << indentBy(indent + 1) << "}\n" << indentBy(indent) << "}\n";
+    }
+    unrolled.pop_back();
+    return;
+  }
   if (loop.is_degenerate()) {
     os << indentBy(indent) << "{\n"
        << indentBy(indent + 1) << "const " << kIndexType << " " << name

@@ -95,10 +95,26 @@ public:
   void print(const isl::ast_node &node, int indent, std::ostream &os) const;
   /// Prints a for node (also used by mark callbacks).
   void printFor(const isl::ast_node &node, int indent, std::ostream &os) const;
+  /// Prints `node` with its loops of the first `extents.size()` levels
+  /// unrolled: a loop at level m becomes one copy of its body for each of
+  /// 0, ..., extents[m] - 1, each with the iterator that constant, run
+  /// where the loop's bounds admit it. The values a loop takes must lie in
+  /// that range (a register tile's points: constant indices keep an array
+  /// in registers).
+  void printUnrolled(const isl::ast_node &node,
+                     const std::vector<long> &extents, int indent,
+                     std::ostream &os) const;
+  /// The unrolled loops around what is being printed, outermost first:
+  /// iterator and extent.
+  const std::vector<std::pair<std::string, long>> &unrolledLoops() const {
+    return unrolled;
+  }
 
 private:
   UserFn user;
   MarkFn mark;
+  mutable std::vector<long> unrollExtents;
+  mutable std::vector<std::pair<std::string, long>> unrolled;
 
   void printIf(const isl::ast_node_if &node, int indent,
                std::ostream &os) const;

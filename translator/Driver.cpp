@@ -160,6 +160,17 @@ struct Options {
       cl::desc("Keep every reference of a kernel in global memory (no "
                "register accumulators across the kernel's loops)"),
       cl::cat(category)};
+  cl::opt<bool> noRegisterTiles{
+      "no-register-tiles",
+      cl::desc("One point of each mapped loop per thread (no register "
+               "tiling of kernels such as gemm's)"),
+      cl::cat(category)};
+  cl::opt<std::string> registerTile{
+      "register-tile",
+      cl::desc("Points per thread of the kernels that register tiling "
+               "applies to, XxY (x first; e.g. 4x4), instead of the model's "
+               "choice"),
+      cl::value_desc("XxY"), cl::init(""), cl::cat(category)};
   cl::opt<bool> noShared{
       "no-shared",
       cl::desc("Read every reference of a kernel from global memory (no "
@@ -558,6 +569,21 @@ bool pipelineOptions(const Options &options,
                      polyhedral::PipelineOptions &pipeline) {
   pipeline.scheduling.useOriginal = options.originalSchedule;
   pipeline.registers = !options.noRegisters;
+  pipeline.mapping.registerTiles =
+      !options.noRegisters && !options.noRegisterTiles;
+  if (!options.registerTile.empty()) {
+    unsigned x = 0, y = 0;
+    char sep = 0, extra = 0;
+    if (std::sscanf(options.registerTile.c_str(), "%u%c%u%c", &x, &sep, &y,
+                    &extra) != 3 ||
+        sep != 'x' || x < 1 || y < 1 || x > 16 || y > 16) {
+      llvm::errs() << "polycuda: error: invalid --register-tile '"
+                   << options.registerTile
+                   << "'; expected XxY with 1 <= X, Y <= 16, e.g. 4x4\n";
+      return false;
+    }
+    pipeline.mapping.registerTile = {x, y};
+  }
   pipeline.shared = !options.noShared;
   pipeline.stageUncoalesced = options.stageUncoalesced;
   pipeline.scheduling.maxOperations = options.maxOperations;

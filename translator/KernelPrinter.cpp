@@ -70,7 +70,8 @@ std::optional<unsigned> numbered(const std::string &name,
 /// back), and returns whether `call` was one.
 bool printCopy(const Scop &scop, const Kernel &kernel,
                const isl::ast_expr &call, const ArrayRefPrinter &arrayRef,
-               int indent, std::ostream &os) {
+               const std::string &registerIndex, int indent,
+               std::ostream &os) {
   std::string name = callName(call);
   std::optional<unsigned> load = numbered(name, "polycuda_load_");
   std::optional<unsigned> store = numbered(name, "polycuda_store_");
@@ -80,13 +81,20 @@ bool printCopy(const Scop &scop, const Kernel &kernel,
   POLYCUDA_CHECK(index < kernel.accumulators.size())
       << "unknown accumulator " << name;
   const RegisterAccumulator &acc = kernel.accumulators[index];
+  const Array &array = scop.arrays[acc.array];
+  std::vector<isl::ast_expr> args = callArgs(call);
   std::vector<std::string> subscripts;
-  for (const isl::ast_expr &arg : callArgs(call))
-    subscripts.push_back(printExpr(arg));
-  std::string element = arrayRef(scop.arrays[acc.array], subscripts);
+  for (unsigned d = 0; d < array.rank() && d < args.size(); ++d)
+    subscripts.push_back(printExpr(args[d]));
+  // A register tile's element: the register of the unrolled loop around.
+  std::string variable = acc.variable;
+  if (acc.slots > 1) {
+    POLYCUDA_CHECK(!registerIndex.empty()) << "no register for " << name;
+    variable += "[" + registerIndex + "]";
+  }
+  std::string element = arrayRef(array, subscripts);
   os << indentBy(indent)
-     << (load ? acc.variable + " = " + element
-              : element + " = " + acc.variable)
+     << (load ? variable + " = " + element : element + " = " + variable)
      << ";\n";
   return true;
 }
@@ -288,8 +296,12 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
   }
   for (const RegisterAccumulator &acc : kernel.accumulators)
     os << in << spell(scop.arrays[acc.array].type) << " " << acc.variable
+       << (acc.slots > 1 ? "[" + std::to_string(acc.slots) + "]" : "")
        << "; /* " << scop.arrays[acc.array].name << " across loop "
-       << acc.loop << " */\n";
+       << acc.loop
+       << (acc.slots > 1 ? ", one per point of the thread's register tile"
+                         : "")
+       << " */\n";
   if (kernel.reduction) {
     const BlockReduction &reduction = *kernel.reduction;
     const Array &array = scop.arrays[reduction.array];
@@ -312,6 +324,10 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
   auto mathName = [&](const std::string &name) {
     return target.mathName(name);
   };
+  // In a register tile, the register of the point being printed: the
+  // unrolled loops' iterators (MemoryPromotion's unroll marks), mixed
+  // radix.
+  std::string registerIndex;
   ReferenceOverride promoted =
       [&](const Statement &stmt, unsigned access,
           const std::vector<std::string> &subscripts) -> std::string {
@@ -320,21 +336,36 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
       for (const auto &reference : kernel.reduction->references)
         if (reference == ref)
           return kernel.reduction->variable;
-    for (const RegisterAccumulator &acc : kernel.accumulators)
+    for (unsigned n = 0; n < kernel.accumulators.size(); ++n) {
+      const RegisterAccumulator &acc = kernel.accumulators[n];
       for (const auto &reference : acc.references)
-        if (reference == ref)
-          return acc.variable;
+        if (reference == ref) {
+          if (acc.slots <= 1)
+            return acc.variable;
+          POLYCUDA_CHECK(!registerIndex.empty())
+              << "no register for " << stmt.name;
+          return acc.variable + "[" + registerIndex + "]";
+        }
+    }
     for (const SharedTile &tile : kernel.sharedTiles)
       for (const auto &reference : tile.references)
         if (reference == ref)
           return sharedElement(tile, subscripts);
     return "";
   };
+  const AstPrinter *self = nullptr;
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
+        registerIndex.clear();
+        for (const auto &[iterator, extent] : self->unrolledLoops())
+          registerIndex = registerIndex.empty()
+                              ? iterator
+                              : "(" + registerIndex + ") * " +
+                                    std::to_string(extent) + " + " + iterator;
         if (printReduction(program, kernel, target, call, arrayRef, indent,
                            out) ||
-            printCopy(scop, kernel, call, arrayRef, indent, out) ||
+            printCopy(scop, kernel, call, arrayRef, registerIndex, indent,
+                      out) ||
             printSharedCopy(scop, kernel, target, call, arrayRef, indent, out))
           return;
         printUserStatement(
@@ -344,7 +375,19 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
             },
             promoted);
       },
-      nullptr);
+      [&](const std::string &mark, const isl::ast_node &child, int indent,
+          std::ostream &out) {
+        // A register tile's points (MemoryPromotion): `polycuda_unroll_E...`.
+        if (mark.rfind(kUnrollMark, 0) != 0)
+          return false;
+        std::vector<long> extents;
+        for (size_t at = mark.find('_', std::string(kUnrollMark).size());
+             at != std::string::npos; at = mark.find('_', at + 1))
+          extents.push_back(std::stol(mark.substr(at + 1)));
+        self->printUnrolled(child, extents, indent, out);
+        return true;
+      });
+  self = &printer;
   printer.print(kernel.ast, indent, os);
 }
 

@@ -566,8 +566,11 @@ private:
         top = &band;
     for (unsigned d = 0; d < kernel.numMapped; ++d) {
       unsigned hw = kernel.hardwareDim[d];
-      unsigned size = kernel.blockSize[d];
-      block[hw] = size;
+      block[hw] = kernel.blockSize[d];
+      // A block covers a tile of `registerTile` points per thread.
+      unsigned size = kernel.blockSize[d] *
+                      (d < kernel.registerTile.size() ? kernel.registerTile[d]
+                                                      : 1);
       json::Value extent = expression(facts.typicalParams, kernel.extent[d]);
       bool lane = kernel.reduction && kernel.reduction->member == d;
       if (lane) // one block along a reduction's lanes
@@ -611,6 +614,7 @@ private:
         {"grid", std::move(gridArray)},
         {"block", std::move(blockArray)},
         {"block_size_detail", blockSizingJson(kernel)},
+        {"register_tile", registerTileJson(kernel)},
         {"thread_order", kernel.order.column ? "column" : "row-major"},
         {"thread_order_detail", threadOrderJson(kernel.order)},
         {"mapped", std::move(mapped)},
@@ -622,6 +626,21 @@ private:
         {"shared", sharedJson(scop, kernel)},
         {"accumulators", accumulatorsJson(scop, kernel)},
         {"reduction", reductionJson(scop, kernel)}};
+  }
+  /// The points per thread (hardware order x, y, z) and why; null for
+  /// one-thread kernels.
+  static json::Value registerTileJson(const polyhedral::KernelFact &kernel) {
+    if (kernel.numMapped == 0)
+      return nullptr;
+    json::Array points;
+    for (unsigned hw = 0; hw < kernel.numMapped; ++hw)
+      for (unsigned d = 0; d < kernel.numMapped; ++d)
+        if (kernel.hardwareDim[d] == hw)
+          points.push_back((int64_t)(d < kernel.registerTile.size()
+                                         ? kernel.registerTile[d]
+                                         : 1));
+    return json::Object{{"points", std::move(points)},
+                        {"why", kernel.registerTileReason}};
   }
   /// The reduction the block's threads share, or null.
   static json::Value reductionJson(const Scop &scop,
@@ -1012,8 +1031,23 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
       os << "    " << depRef(deps, *id.getAsInteger()) << "\n";
     return;
   }
+  std::string tile = "the tile of the mapped loops";
+  if (const json::Object *registers = k.getObject("register_tile")) {
+    const json::Array &points = *registers->getArray("points");
+    const json::Array &block = *k.getArray("block");
+    std::string sizes;
+    bool tiled = false;
+    for (size_t d = 0; d < points.size() && d < block.size(); ++d) {
+      int64_t p = points[d].getAsInteger().getValueOr(1);
+      tiled |= p > 1;
+      sizes += (d ? " x " : "") +
+               std::to_string(p * block[d].getAsInteger().getValueOr(1));
+    }
+    if (tiled)
+      tile = "tiles of " + sizes + " points";
+  }
   os << "  grid (" << list(k.getArray("grid")) << "), block ("
-     << list(k.getArray("block")) << ") = the tile of the mapped loops, "
+     << list(k.getArray("block")) << ") = " << tile << ", "
      << "thread order " << str(k.get("thread_order"));
   const json::Object &order = *k.getObject("thread_order_detail");
   if (llvm::Optional<int64_t> w = order.getInteger("width"))
@@ -1028,6 +1062,13 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
   os << "\n";
   if (const json::Object *sizing = k.getObject("block_size_detail"))
     os << "    block: " << str(sizing->get("reason")) << "\n";
+  if (const json::Object *tile = k.getObject("register_tile")) {
+    bool tiled = false;
+    for (const json::Value &points : *tile->getArray("points"))
+      tiled |= points.getAsInteger().getValueOr(1) > 1;
+    if (tiled)
+      os << "    register tile: " << str(tile->get("why")) << "\n";
+  }
   const json::Object *reduction = k.getObject("reduction");
   if (reduction)
     os << "    reduction: " << str(reduction->get("statement")) << " "

@@ -138,7 +138,10 @@ std::string arrayName(const GpuProgram &program, unsigned a) {
 
 TEST_F(MemoryPromotionTest, GemmReadsAAndBThroughSharedTilesCInARegister) {
   auto scop = gemmScop(ctx());
-  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  // One point per thread (register tiles: RegisterTileTest).
+  PipelineOptions options;
+  options.mapping.registerTiles = false;
+  GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
   // i on y (blocks of 8), j on x (32); k tiled by 32.
@@ -160,7 +163,10 @@ TEST_F(MemoryPromotionTest, GemmReadsAAndBThroughSharedTilesCInARegister) {
 
 TEST_F(MemoryPromotionTest, GemmBarriersAreOutsideEveryThreadCondition) {
   auto scop = gemmScop(ctx());
-  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  // One point per thread (register tiles: RegisterTileTest).
+  PipelineOptions options;
+  options.mapping.registerTiles = false;
+  GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size());
   const isl::ast_node &ast = program.kernels[0].ast;
   std::string text = ast.to_C_str();

@@ -47,6 +47,7 @@ std::unique_ptr<polyhedral::Scop> copy2dScop(isl::ctx ctx, int rows, int cols) {
 PipelineOptions columnOptions(unsigned width, bool zigzag) {
   PipelineOptions options;
   options.mapping.blockSizes["S0"] = {32, 8};
+  options.mapping.registerTiles = false; // tiles of one block
   options.mapping.threadOrder.kind = ThreadOrderRequest::Kind::Column;
   options.mapping.threadOrder.width = width;
   options.mapping.threadOrder.zigzag = zigzag;
