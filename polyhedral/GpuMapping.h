@@ -46,10 +46,10 @@ struct GpuMappingOptions {
   long reductionHostMinIterations = 1024;
   /// Register tiling of kernels with two mapped members, an accumulator
   /// across one more loop and reuse across threads (gemm): each thread
-  /// computes several points of each mapped member (`--no-register-tiles`,
-  /// `--no-registers` turn it off). `registerTile` (hardware order x, y)
+  /// computes several points of each mapped member (`--register-tiles`;
+  /// `--no-registers` turns it off). `registerTile` (hardware order x, y)
   /// replaces the model's choice for every kernel that qualifies.
-  bool registerTiles = true;
+  bool registerTiles = false;
   std::vector<unsigned> registerTile;
   /// The GPU that block sizes and `auto` thread order are fitted to.
   DeviceModel device;

@@ -160,16 +160,18 @@ struct Options {
       cl::desc("Keep every reference of a kernel in global memory (no "
                "register accumulators across the kernel's loops)"),
       cl::cat(category)};
-  cl::opt<bool> noRegisterTiles{
-      "no-register-tiles",
-      cl::desc("One point of each mapped loop per thread (no register "
-               "tiling of kernels such as gemm's)"),
-      cl::cat(category)};
+  cl::opt<std::string> registerTiles{
+      "register-tiles",
+      cl::desc("on: each thread of a kernel such as gemm's computes several "
+               "points of each mapped loop, their accumulators in registers "
+               "(register tiling); off (default, until measured on a GPU): "
+               "one point per thread"),
+      cl::value_desc("on|off"), cl::init("off"), cl::cat(category)};
   cl::opt<std::string> registerTile{
       "register-tile",
       cl::desc("Points per thread of the kernels that register tiling "
                "applies to, XxY (x first; e.g. 4x4), instead of the model's "
-               "choice"),
+               "choice; implies --register-tiles=on"),
       cl::value_desc("XxY"), cl::init(""), cl::cat(category)};
   cl::opt<bool> noShared{
       "no-shared",
@@ -569,8 +571,13 @@ bool pipelineOptions(const Options &options,
                      polyhedral::PipelineOptions &pipeline) {
   pipeline.scheduling.useOriginal = options.originalSchedule;
   pipeline.registers = !options.noRegisters;
+  if (options.registerTiles != "on" && options.registerTiles != "off") {
+    llvm::errs() << "polycuda: error: unknown --register-tiles '"
+                 << options.registerTiles << "'; expected on or off\n";
+    return false;
+  }
   pipeline.mapping.registerTiles =
-      !options.noRegisters && !options.noRegisterTiles;
+      options.registerTiles == "on" || !options.registerTile.empty();
   if (!options.registerTile.empty()) {
     unsigned x = 0, y = 0;
     char sep = 0, extra = 0;

@@ -185,13 +185,12 @@ TEST_F(ExplainTest, GemmParallelLoopsMappingAndReferences) {
   ASSERT_EQ(2u, shared.getArray("tiles")->size());
   const json::Object &aTile = *(*shared.getArray("tiles"))[0].getAsObject();
   EXPECT_EQ("A", str(aTile.get("array")));
-  // Register tiles of 4 x 4 points per thread: a block's tile of A is
-  // 32 rows (8 threads along i, 4 points each) by 32 of k.
-  EXPECT_EQ("[32,32]", str(aTile.get("box")));
+  EXPECT_EQ("[8,32]", str(aTile.get("box")));
+  // One point per thread: register tiles are off by default
+  // (RegisterTileTest).
   const json::Object &tile = *kernel.getObject("register_tile");
-  EXPECT_EQ("[4,4]", str(tile.get("points")));
-  EXPECT_NE(std::string::npos,
-            str(tile.get("why")).find("points per thread"));
+  EXPECT_EQ("[1,1]", str(tile.get("points")));
+  EXPECT_EQ("register tiling is off", str(tile.get("why")));
   EXPECT_EQ("0", str(aTile.get("padding")));
   const json::Array &accumulators = *kernel.getArray("accumulators");
   ASSERT_EQ(1u, accumulators.size());

@@ -1,0 +1,178 @@
+//===- RegisterTileTest.cpp - Several points per thread -------------------===//
+//
+// Register tiling (--register-tiles): which kernels qualify (gemm: an
+// accumulator across k and operands shared along i and j; not a copy, not
+// a stencil, nothing when it is off), the tiles it gives the blocks, the
+// jammed thread band (k outside the unroll mark of the points), the
+// accumulator as a register array with one element per point, and the
+// sizes the model shrinks for a small space.
+//
+//===----------------------------------------------------------------------===//
+#include "IslExtras.h"
+#include "Pipeline.h"
+
+#include "IslTestSupport.h"
+
+#include <functional>
+
+namespace polycuda::test {
+namespace {
+
+using polyhedral::GpuProgram;
+using polyhedral::Kernel;
+using polyhedral::PipelineOptions;
+using polyhedral::runGpuPipeline;
+
+using RegisterTileTest = IslTest;
+
+PipelineOptions tiled() {
+  PipelineOptions options;
+  options.mapping.registerTiles = true;
+  return options;
+}
+
+/// gemm with constant sizes `n` x `n` x `n` (the model bounds them).
+std::unique_ptr<polyhedral::Scop> squareGemm(isl::ctx ctx, int n) {
+  auto scop = gemmScop(ctx);
+  std::string size = std::to_string(n);
+  scop->context =
+      isl::set(ctx, "[ni, nj, nk] -> { : ni = " + size + " and nj = " + size +
+                        " and nk = " + size + " }");
+  return scop;
+}
+
+/// The first node below `node` (itself included) that `match` accepts.
+isl::schedule_node
+findNode(const isl::schedule_node &node,
+         const std::function<bool(const isl::schedule_node &)> &match) {
+  if (match(node))
+    return node;
+  for (int i = 0, n = node.n_children(); i < n; ++i) {
+    isl::schedule_node found = findNode(node.child(i), match);
+    if (!found.is_null())
+      return found;
+  }
+  return isl::schedule_node();
+}
+
+bool isMark(const isl::schedule_node &node, const std::string &prefix) {
+  return node.isa<isl::schedule_node_mark>() &&
+         polyhedral::markId(node).name().rfind(prefix, 0) == 0;
+}
+
+TEST_F(RegisterTileTest, OffByDefault) {
+  auto scop = squareGemm(ctx(), 2048);
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_FALSE(program.kernels[0].registerTiled());
+  EXPECT_EQ("register tiling is off", program.kernels[0].registerTileReason);
+}
+
+TEST_F(RegisterTileTest, GemmGetsFourByFourPointsPerThread) {
+  auto scop = squareGemm(ctx(), 2048);
+  GpuProgram program = runGpuPipeline(*scop, tiled());
+  ASSERT_EQ(1u, program.kernels.size());
+  const Kernel &kernel = program.kernels[0];
+  // i on y (8 threads), j on x (32): tiles of 32 x 128 points.
+  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.blockSize);
+  EXPECT_EQ((std::vector<unsigned>{4, 4}), kernel.registerTile);
+  EXPECT_EQ(32u, kernel.tileSize(0));
+  EXPECT_EQ(128u, kernel.tileSize(1));
+  EXPECT_NE(std::string::npos, kernel.registerTileReason.find("4 x 4"))
+      << kernel.registerTileReason;
+  // A block's shared tiles cover its tile: A 32 x 32, B 32 x 128.
+  ASSERT_EQ(2u, kernel.sharedTiles.size());
+  EXPECT_EQ((std::vector<long>{32, 32}), kernel.sharedTiles[0].sizes);
+  EXPECT_EQ((std::vector<long>{32, 128}), kernel.sharedTiles[1].sizes);
+  // C[i][j] across k: one register per point.
+  ASSERT_EQ(1u, kernel.accumulators.size());
+  EXPECT_EQ(16u, kernel.accumulators[0].slots);
+  EXPECT_EQ("k", kernel.accumulators[0].loop);
+}
+
+TEST_F(RegisterTileTest, ThreadBandIsJammed) {
+  auto scop = squareGemm(ctx(), 2048);
+  GpuProgram program = runGpuPipeline(*scop, tiled());
+  ASSERT_EQ(1u, program.kernels.size());
+  const Kernel &kernel = program.kernels[0];
+  ASSERT_FALSE(kernel.deviceTree.is_null());
+  isl::schedule_node root = kernel.deviceTree.get_root();
+  // Below the thread mark: the filter, then the band of k alone, then the
+  // unroll mark of the points (4 x 4) and their band.
+  isl::schedule_node thread = findNode(root, [](const isl::schedule_node &n) {
+    return isMark(n, polyhedral::kThreadMark);
+  });
+  ASSERT_FALSE(thread.is_null());
+  isl::schedule_node loop = thread.child(0).child(0);
+  ASSERT_TRUE(loop.isa<isl::schedule_node_band>());
+  EXPECT_EQ(1u, loop.as<isl::schedule_node_band>().n_member());
+  isl::schedule_node unroll = loop.child(0);
+  ASSERT_TRUE(isMark(unroll, "polycuda_unroll_4_4"))
+      << polyhedral::toString(kernel.deviceTree);
+  isl::schedule_node points = unroll.child(0);
+  ASSERT_TRUE(points.isa<isl::schedule_node_band>());
+  EXPECT_EQ(2u, points.as<isl::schedule_node_band>().n_member());
+  // The points of S0[i, j, k] are floor(i / 8) mod 4 and floor(j / 32) mod
+  // 4: S0[8 * 5 + 3, 32 * 6 + 1, 0] is point (1, 2).
+  isl::union_map map = isl::union_map::from(
+      points.as<isl::schedule_node_band>().get_partial_schedule());
+  isl::union_set instance(ctx(), "[ni, nj, nk] -> { S0[43, 193, 0] }");
+  EXPECT_TRUE(instance.apply(map).is_equal(
+      isl::union_set(ctx(), "[ni, nj, nk] -> { [1, 2] }")))
+      << polyhedral::toString(map);
+  // The loads and stores of the registers: one statement each, below an
+  // unroll mark of the 16 registers.
+  isl::schedule_node loads = findNode(root, [](const isl::schedule_node &n) {
+    return isMark(n, "polycuda_unroll_16");
+  });
+  EXPECT_FALSE(loads.is_null()) << polyhedral::toString(kernel.deviceTree);
+}
+
+TEST_F(RegisterTileTest, ShrinksForASmallSpace) {
+  // 256 x 256: 4 x 4 points give 2 x 8 = 16 blocks, 2 x 2 points 64, 1 x 2
+  // 128: fewer than two blocks per SM of the H100 (264) whatever the
+  // points, so the kernel keeps one point per thread.
+  auto scop = squareGemm(ctx(), 256);
+  GpuProgram program = runGpuPipeline(*scop, tiled());
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_FALSE(program.kernels[0].registerTiled());
+  EXPECT_NE(std::string::npos,
+            program.kernels[0].registerTileReason.find("too few blocks"))
+      << program.kernels[0].registerTileReason;
+  // 1024 x 1024: 4 x 4 points give 32 x 8 = 256 blocks, one short of the
+  // 264 wanted; 2 x 4 (x halved first) give 512.
+  auto medium = squareGemm(ctx(), 1024);
+  GpuProgram more = runGpuPipeline(*medium, tiled());
+  ASSERT_EQ(1u, more.kernels.size());
+  const Kernel &kernel = more.kernels[0];
+  EXPECT_EQ(2u, kernel.registerTile[1]); // j, on x
+  EXPECT_EQ(4u, kernel.registerTile[0]); // i, on y
+}
+
+TEST_F(RegisterTileTest, RequestedSizes) {
+  auto scop = squareGemm(ctx(), 256);
+  PipelineOptions options = tiled();
+  options.mapping.registerTile = {2, 4}; // x, y
+  GpuProgram program = runGpuPipeline(*scop, options);
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_EQ((std::vector<unsigned>{4, 2}), program.kernels[0].registerTile);
+  EXPECT_EQ(8u, program.kernels[0].accumulators.at(0).slots);
+}
+
+TEST_F(RegisterTileTest, NotWithoutAnAccumulatorOrReuse) {
+  // A stencil: no loop inside the kernel to hold anything across.
+  auto stencil = jacobiScop(ctx());
+  GpuProgram program = runGpuPipeline(*stencil, tiled());
+  for (const Kernel &kernel : program.kernels)
+    EXPECT_FALSE(kernel.registerTiled()) << kernel.name;
+  // Registers off: no register tiles either.
+  auto scop = squareGemm(ctx(), 2048);
+  PipelineOptions options = tiled();
+  options.registers = false;
+  GpuProgram plain = runGpuPipeline(*scop, options);
+  ASSERT_EQ(1u, plain.kernels.size());
+  EXPECT_FALSE(plain.kernels[0].registerTiled());
+}
+
+} // namespace
+} // namespace polycuda::test
