@@ -346,6 +346,15 @@ LeafInstancesFn launchLeaves(const GpuProgram &program) {
                     const LeafReader &reader) -> isl::union_map {
     std::string name = call.arg(0).as<isl::ast_expr_id>().id().name();
     const Kernel *kernel = program.findKernel(name);
+    if (!kernel &&
+        std::find(program.hostStatements.begin(), program.hostStatements.end(),
+                  name) != program.hostStatements.end()) {
+      // Scalar code on the host: a statement outside every loop.
+      std::vector<isl::ast_expr> args;
+      for (unsigned i = 1; i < call.n_arg(); ++i)
+        args.push_back(call.arg(i));
+      return isl::union_map(instanceMap(reader, name, args));
+    }
     if (!kernel)
       throw std::runtime_error("AST verifier: unknown launch " + name);
     unsigned first = 1 + kernel->numMapped;

@@ -691,14 +691,123 @@ private:
 
 } // namespace
 
+namespace {
+
+/// The statements of scalar code that can stay on the host (see
+/// GpuMapping.h) and the scalars they write; empty when there are none or
+/// when every statement would.
+std::pair<std::set<unsigned>, std::set<unsigned>>
+hostScalarCode(const GpuProgram &program) {
+  const Scop &scop = *program.scop;
+  std::set<unsigned> code, scalars;
+  if (!program.deps.complete)
+    return {code, scalars};
+  auto scalarOnly = [&](const Statement &stmt) {
+    if (setDims(stmt.domain.get_space()) != 0)
+      return false;
+    for (const Access &access : stmt.accesses) {
+      const Array &array = scop.arrays[access.array];
+      if (array.rank() != 0 || array.isLocal)
+        return false;
+    }
+    return true;
+  };
+  for (unsigned s = 0; s < scop.statements.size(); ++s)
+    if (scalarOnly(scop.statements[s]))
+      code.insert(s);
+  isl::union_map deps = program.deps.all();
+  for (bool changed = true; changed && !code.empty();) {
+    changed = false;
+    isl::union_set inside = isl::union_set::empty(scop.ctx);
+    for (unsigned s : code)
+      inside = inside.unite(isl::union_set(scop.statements[s].domain));
+    // Written on the host only: no other statement writes them.
+    scalars.clear();
+    for (unsigned s : code)
+      for (const Access &access : scop.statements[s].accesses)
+        if (access.kind != Access::Kind::Read)
+          scalars.insert(access.array);
+    std::set<unsigned> drop;
+    for (unsigned s = 0; s < scop.statements.size(); ++s) {
+      if (code.count(s))
+        continue;
+      for (const Access &access : scop.statements[s].accesses)
+        if (access.kind != Access::Kind::Read && scalars.count(access.array))
+          for (unsigned h : code)
+            for (const Access &other : scop.statements[h].accesses)
+              if (other.array == access.array)
+                drop.insert(h);
+    }
+    // Nothing outside precedes them in a dependence.
+    isl::union_set sinks =
+        deps.subtract_domain(inside).intersect_range(inside).range();
+    for (unsigned s : code)
+      if (!sinks.intersect(isl::union_set(scop.statements[s].domain))
+               .is_empty())
+        drop.insert(s);
+    for (unsigned s : drop)
+      code.erase(s);
+    changed = !drop.empty();
+  }
+  if (code.size() == scop.statements.size())
+    code.clear(); // no kernel at all: the scop stays as it is
+  scalars.clear();
+  for (unsigned s : code)
+    for (const Access &access : scop.statements[s].accesses)
+      if (access.kind != Access::Kind::Read)
+        scalars.insert(access.array);
+  return {code, scalars};
+}
+
+} // namespace
+
 void mapToGpu(GpuProgram &program, const GpuMappingOptions &options) {
   POLYCUDA_CHECK(program.scop) << "mapToGpu needs a scop";
+  const Scop &scop = *program.scop;
   Mapper mapper(program, options);
   isl::schedule_node root = program.schedule.get_root();
   if (root.n_children() == 0)
     return;
-  isl::schedule_node node = mapper.visit(root.child(0));
-  program.schedule = node.get_schedule();
+  auto [code, scalars] = hostScalarCode(program);
+  if (code.empty()) {
+    isl::schedule_node node = mapper.visit(root.child(0));
+    program.schedule = node.get_schedule();
+    return;
+  }
+  // The host's statements first (nothing outside them precedes them in a
+  // dependence), below a mark that keeps them out of every kernel.
+  isl::union_set filter = isl::union_set::empty(scop.ctx);
+  for (unsigned s : code) {
+    filter = filter.unite(isl::union_set(scop.statements[s].domain));
+    program.hostStatements.push_back(scop.statements[s].name);
+  }
+  program.hostScalars.assign(scalars.begin(), scalars.end());
+  // order_before puts a sequence of the two parts in the node's place.
+  isl::schedule_node sequence =
+      root.child(0).order_before(filter).get_schedule().get_root().child(0);
+  POLYCUDA_CHECK(sequence.isa<isl::schedule_node_sequence>() &&
+                 sequence.n_children() == 2)
+      << "order_before gave no sequence";
+  sequence = sequence.child(0).child(0).insert_mark(
+                                           isl::id(scop.ctx, kHostMark))
+                 .parent()
+                 .parent();
+  isl::schedule_node rest = mapper.visit(sequence.child(1));
+  program.schedule = rest.get_schedule();
+  std::string names;
+  for (unsigned a : program.hostScalars)
+    names += (names.empty() ? "" : ", ") + scop.arrays[a].name;
+  program.hostReason =
+      "statements outside every loop that access only scalars (" + names +
+      "), which no other statement writes or precedes in a dependence: "
+      "they run first, on the host, and kernels receive the scalars' "
+      "values as arguments";
+  // Kernels read those scalars as arguments, not from device memory.
+  for (Kernel &kernel : program.kernels)
+    kernel.arrays.erase(
+        std::remove_if(kernel.arrays.begin(), kernel.arrays.end(),
+                       [&](unsigned a) { return program.isHostScalar(a); }),
+        kernel.arrays.end());
 }
 
 const Kernel *GpuProgram::findKernel(const std::string &name) const {

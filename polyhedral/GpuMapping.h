@@ -57,6 +57,16 @@ struct GpuMappingOptions {
 
 /// Marks kernels in `program.schedule` and fills `program.kernels` (without
 /// ASTs). `program.scop` and `program.schedule` must be set.
+///
+/// Scalar code stays on the host: statements outside every loop that
+/// access only scalars of the user's (a filter's coefficients computed
+/// from a parameter, deriche's `k`, `a1`, ..., `c2`) would each be a
+/// one-thread kernel with device copies of their scalars. When no other
+/// statement writes those scalars or precedes them in a dependence, they
+/// are ordered first (isl's order_before; legal: nothing outside them
+/// must run before them) and run on the host, on the user's variables;
+/// kernels that read the scalars receive their values as arguments
+/// (GpuProgram::hostStatements, hostScalars).
 void mapToGpu(GpuProgram &program, const GpuMappingOptions &options);
 
 } // namespace polycuda::polyhedral

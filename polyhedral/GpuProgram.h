@@ -385,6 +385,9 @@ struct PersistentLoop {
   std::string reason;
 };
 
+/// The mark above the scalar code that runs on the host (GpuMapping.h).
+inline constexpr const char *kHostMark = "host";
+
 /// Names of the persistent-loop marks: `persistent_N`.
 inline constexpr const char *kPersistentMark = "persistent_";
 
@@ -415,6 +418,18 @@ struct GpuProgram {
   /// The outermost host loops and whether each became a persistent kernel
   /// (empty unless the target can run one and `--persistent` allows it).
   std::vector<PersistentLoop> persistentLoops;
+  /// Scalar code kept on the host (GpuMapping.h): its statements (in the
+  /// tree below a mark `kHostMark`, first), the scalars they write (no
+  /// device copy: kernels get their values as arguments), and why.
+  std::vector<std::string> hostStatements;
+  std::vector<unsigned> hostScalars;
+  std::string hostReason;
+  bool isHostScalar(unsigned a) const {
+    for (unsigned h : hostScalars)
+      if (h == a)
+        return true;
+    return false;
+  }
 
   /// The persistent loop whose mark is `name`, or null.
   const PersistentLoop *findPersistentLoop(const std::string &name) const;

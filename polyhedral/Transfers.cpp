@@ -132,7 +132,9 @@ void computeTransfers(GpuProgram &program, TransferMethod method,
     const Array &array = scop.arrays[a];
     isl::space space = namedSetSpace(scop.ctx, array.name, array.rank());
     isl::set elements = accessed.extract_set(space);
-    if (elements.is_empty() || isInRegister(program, a))
+    // (Scalars of host code: on the host only, kernels get their values.)
+    if (elements.is_empty() || isInRegister(program, a) ||
+        program.isHostScalar(a))
       continue;
     Transfer transfer;
     transfer.array = a;

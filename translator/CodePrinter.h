@@ -134,6 +134,16 @@ std::string linearIndex(const polyhedral::Scop &scop,
 
 inline std::string indentBy(int n) { return std::string(2 * n, ' '); }
 
+/// The value of a scalar of host code (GpuProgram::hostScalars) in host
+/// code: in place (the user's function) the variable itself, in a
+/// launcher through the pointer that it receives.
+inline std::string hostScalarValue(const polyhedral::Array &array,
+                                   bool launcher) {
+  return launcher ? "(*(" + std::string(polyhedral::spell(array.type)) + " *)" +
+                        array.name + ")"
+                  : array.name;
+}
+
 } // namespace polycuda::translator
 
 #endif

@@ -148,12 +148,27 @@ std::string kernelDefinitionsOf(const GpuProgram &program, unsigned region,
 /// that computes the grid and launches the kernel if it has work.
 void printLaunchNode(const GpuProgram &program, unsigned region,
                      const GpuTarget &target, const std::string &where,
-                     const isl::ast_expr &call, int indent, std::ostream &out) {
+                     bool launcher, const isl::ast_expr &call, int indent,
+                     std::ostream &out) {
   const Scop &scop = *program.scop;
   const std::string &dev = program.names.devicePrefix;
   std::string name = callName(call);
   const Kernel *found = program.findKernel(name);
-  POLYCUDA_CHECK(found) << "unexpected host statement " << name;
+  if (!found) {
+    // Scalar code on the host (GpuMapping.h): on the user's scalars.
+    POLYCUDA_CHECK(std::find(program.hostStatements.begin(),
+                             program.hostStatements.end(),
+                             name) != program.hostStatements.end())
+        << "unexpected host statement " << name;
+    ArrayRefPrinter arrayRef = [&](const Array &array,
+                                   const std::vector<std::string> &) {
+      return hostScalarValue(array, launcher);
+    };
+    printUserStatement(
+        scop, call, arrayRef, [](const std::string &f) { return f; }, indent,
+        out);
+    return;
+  }
   const Kernel &kernel = *found;
   std::vector<isl::ast_expr> extents = callArgs(call);
   LaunchInfo launch;
@@ -171,6 +186,9 @@ void printLaunchNode(const GpuProgram &program, unsigned region,
     launch.args.push_back({kIndexType, paramValue(p)});
   for (const auto &[name, type] : scop.scalarArgs)
     launch.args.push_back({spell(type), name});
+  for (unsigned a : program.hostScalars)
+    launch.args.push_back({spell(scop.arrays[a].type),
+                           hostScalarValue(scop.arrays[a], launcher)});
   for (unsigned i = 0; i < kernel.hostDepth; ++i)
     launch.args.push_back({kIndexType, "polycuda_host_" + std::to_string(i)});
   std::string in = indentBy(indent);
@@ -250,12 +268,14 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
          << "\n";
   AstPrinter launches(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        printLaunchNode(program, region, target, where, call, indent, out);
+        printLaunchNode(program, region, target, where, launcher, call,
+                        indent, out);
       },
       nullptr);
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        printLaunchNode(program, region, target, where, call, indent, out);
+        printLaunchNode(program, region, target, where, launcher, call,
+                        indent, out);
       },
       [&](const std::string &mark, const isl::ast_node &child, int indent,
           std::ostream &out) {
@@ -263,7 +283,7 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
         if (!loop || !loop->persistent || !target.hasGridBarrier())
           return false;
         printPersistentLoop(program, *loop, region, target, where, child,
-                            launches, indent, out);
+                            launches, launcher, indent, out);
         return true;
       });
   printer.print(program.host, 1, os);
@@ -318,8 +338,8 @@ struct LauncherArgument {
   std::string type, name, value;
 };
 
-/// The scop's parameters, read-only scalars and every array copied to or
-/// from the device, in that order. Arrays travel as `void *`, so that the
+/// The scop's parameters, read-only scalars, every array copied to or from
+/// the device and the scalars of host code, in that order. Arrays travel as `void *`, so that the
 /// host file may keep variable-length array types that C++ lacks.
 std::vector<LauncherArgument> launcherArguments(const GpuProgram &program) {
   const Scop &scop = *program.scop;
@@ -334,6 +354,12 @@ std::vector<LauncherArgument> launcherArguments(const GpuProgram &program) {
       continue;
     seen[t.array] = true;
     const Array &array = scop.arrays[t.array];
+    args.push_back({"void *", array.name,
+                    "(void *)" + hostAddress(array, false)});
+  }
+  // The scalars that host code writes, in place (GpuMapping.h).
+  for (unsigned a : program.hostScalars) {
+    const Array &array = scop.arrays[a];
     args.push_back({"void *", array.name,
                     "(void *)" + hostAddress(array, false)});
   }

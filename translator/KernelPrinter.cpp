@@ -46,6 +46,9 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
     params.push_back({kIndexType, p});
   for (const auto &[name, type] : scop.scalarArgs)
     params.push_back({spell(type), name});
+  // Scalars that host code writes: their values (GpuMapping.h).
+  for (unsigned a : program.hostScalars)
+    params.push_back({spell(scop.arrays[a].type), scop.arrays[a].name});
   for (unsigned i = 0; i < kernel.hostDepth; ++i)
     params.push_back(
         {kIndexType, program.names.hostIterator + std::to_string(i)});
@@ -317,6 +320,9 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
   ArrayRefPrinter arrayRef = [&](const Array &array,
                                  const std::vector<std::string> &subscripts) {
     for (unsigned a : kernel.registers)
+      if (scop.arrays[a].name == array.name)
+        return array.name;
+    for (unsigned a : program.hostScalars)
       if (scop.arrays[a].name == array.name)
         return array.name;
     return array.name + "[" + linearIndex(scop, array, subscripts) + "]";

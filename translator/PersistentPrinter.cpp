@@ -285,6 +285,9 @@ std::string printPersistentKernels(const GpuProgram &program, unsigned region,
       params.push_back(std::string(kIndexType) + " " + p);
     for (const auto &[name, type] : scop.scalarArgs)
       params.push_back(std::string(spell(type)) + " " + name);
+    for (unsigned a : program.hostScalars)
+      params.push_back(std::string(spell(scop.arrays[a].type)) + " " +
+                       scop.arrays[a].name);
     for (size_t i = 0; i < params.size(); ++i)
       os << (i ? ", " : "") << params[i];
     os << ") {\n";
@@ -312,8 +315,8 @@ std::string printPersistentKernels(const GpuProgram &program, unsigned region,
 void printPersistentLoop(const GpuProgram &program, const PersistentLoop &loop,
                          unsigned region, const GpuTarget &target,
                          const std::string &where, const isl::ast_node &loops,
-                         const AstPrinter &launches, int indent,
-                         std::ostream &os) {
+                         const AstPrinter &launches, bool launcher,
+                         int indent, std::ostream &os) {
   const Scop &scop = *program.scop;
   std::string in = indentBy(indent);
   os << in << "{ /* host loop " << loop.loop
@@ -353,6 +356,9 @@ void printPersistentLoop(const GpuProgram &program, const PersistentLoop &loop,
     launch.args.push_back({kIndexType, "polycuda_param_" + p});
   for (const auto &[name, type] : scop.scalarArgs)
     launch.args.push_back({spell(type), name});
+  for (unsigned a : program.hostScalars)
+    launch.args.push_back({spell(scop.arrays[a].type),
+                           hostScalarValue(scop.arrays[a], launcher)});
   target.printPersistentLaunch(launch, indent + 1, os);
   launches.print(loops, indent + 2, os);
   os << in << "  }\n";

@@ -24,8 +24,8 @@ void printPersistentLoop(const polyhedral::GpuProgram &program,
                          const polyhedral::PersistentLoop &loop,
                          unsigned region, const GpuTarget &target,
                          const std::string &where, const isl::ast_node &loops,
-                         const AstPrinter &launches, int indent,
-                         std::ostream &os);
+                         const AstPrinter &launches, bool launcher,
+                         int indent, std::ostream &os);
 
 } // namespace polycuda::translator
 

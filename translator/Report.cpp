@@ -303,8 +303,24 @@ private:
                       {"bands", std::move(bands)}}},
         {"kernels", std::move(kernels)},
         {"persistent_loops", std::move(persistent)},
+        {"host_code", hostCodeJson(scop, program)},
         {"transfers", std::move(transfers)}};
     return std::move(out);
+  }
+
+  /// Scalar code that runs on the host (GpuMapping.h), or null.
+  static json::Value hostCodeJson(const Scop &scop,
+                                  const polyhedral::GpuProgram &program) {
+    if (program.hostStatements.empty())
+      return nullptr;
+    json::Array statements, scalars;
+    for (const std::string &name : program.hostStatements)
+      statements.push_back(name);
+    for (unsigned a : program.hostScalars)
+      scalars.push_back(scop.arrays[a].name);
+    return json::Object{{"statements", std::move(statements)},
+                        {"scalars", std::move(scalars)},
+                        {"why", program.hostReason}};
   }
 
   static json::Array statementsJson(const Scop &scop) {
@@ -1207,6 +1223,15 @@ void printScop(const json::Object &scop, const ReportOptions &options,
     printKernel(*v.getAsObject(), deps, os);
   for (const json::Value &v : *scop.getArray("persistent_loops"))
     printPersistentLoop(*v.getAsObject(), os);
+  if (const json::Object *host = scop.getObject("host_code")) {
+    std::string statements, scalars;
+    for (const json::Value &v : *host->getArray("statements"))
+      statements += (statements.empty() ? "" : ", ") + str(&v);
+    for (const json::Value &v : *host->getArray("scalars"))
+      scalars += (scalars.empty() ? "" : ", ") + str(&v);
+    os << "\nhost code: " << statements << " (writing " << scalars
+       << ")\n  " << str(host->get("why")) << "\n";
+  }
   const json::Array &transfers = *scop.getArray("transfers");
   if (!transfers.empty())
     os << "\nhost/device copies (once around the scop)\n";

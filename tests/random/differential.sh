@@ -100,7 +100,9 @@ if [ "${1:-}" = "--one" ]; then
     esac
     out="out.$t.$ext"
     tstart=$(date +%s%N)
-    step "translate.$t.log" "$polycuda" -v --time-limit="${TRANSLATE_LIMIT:-20}" "${tflags[@]}" random.c -o "$out"
+    # RANDOM_POLYCUDA_FLAGS: more options for every translation (e.g.
+    # --register-tile=2x2), word-split.
+    step "translate.$t.log" "$polycuda" -v --time-limit="${TRANSLATE_LIMIT:-20}" "${tflags[@]}" ${RANDOM_POLYCUDA_FLAGS:-} random.c -o "$out"
     rc=$?
     # The fourth column says whether the processor-time budget sent the
     # translation to its cheapest fallbacks (-v prints `fallback: cpu budget`).

@@ -1,0 +1,126 @@
+//===- HostCodeTest.cpp - Scalar code kept on the host --------------------===//
+//
+// A scalar prologue (deriche's filter coefficients) runs on the host instead
+// of one-thread kernels: which statements qualify (outside every loop, only
+// the user's scalars, nothing else writes them or precedes them in a
+// dependence), that their scalars get no device copy and reach the kernels
+// as values, and the printed host code (CUDA's launcher through pointers,
+// OpenCL's host code in place).
+//
+//===----------------------------------------------------------------------===//
+#include "Translation.h"
+
+#include "../polyhedral/IslTestSupport.h"
+
+#include <algorithm>
+
+namespace polycuda::test {
+namespace {
+
+using translator::FrontendOptions;
+using translator::ParsedInput;
+
+const char *kPrologue = R"(
+#include <math.h>
+void smooth(int n, float alpha, float in[256], float out[256]) {
+  float k, a1, b1;
+#pragma scop
+  k = (1.0f - expf(-alpha)) * (1.0f - expf(-alpha));
+  a1 = k;
+  b1 = 2.0f * expf(-alpha);
+  for (int i = 1; i < n; i++)
+    out[i] = a1 * in[i] + b1 * in[i - 1];
+#pragma endscop
+}
+)";
+
+// c is written again by a kernel's statement; d is computed from an array
+// element the loop writes: neither stays on the host, e does.
+const char *kMixed = R"(
+void mixed(int n, double A[64], double B[64]) {
+  double c, d, e;
+#pragma scop
+  e = 2.0;
+  c = 1.0;
+  for (int i = 0; i < n; i++)
+    A[i] = A[i] * e + c;
+  c = A[0];
+  d = A[1] + 1.0;
+  for (int i = 0; i < n; i++)
+    B[i] = c + d;
+#pragma endscop
+}
+)";
+
+#define EXPECT_CONTAINS(text, piece)                                           \
+  EXPECT_NE(std::string::npos, (text).find(piece))                             \
+      << "missing '" << (piece) << "' in:\n"                                   \
+      << (text)
+#define EXPECT_LACKS(text, piece)                                              \
+  EXPECT_EQ(std::string::npos, (text).find(piece))                             \
+      << "unexpected '" << (piece) << "' in:\n"                                \
+      << (text)
+
+class HostCodeTest : public IslTest {
+protected:
+  translator::Translation translate(const char *code,
+                                    const std::string &target) {
+    EXPECT_TRUE(translator::parseCode(code, "h.c", FrontendOptions{}, ctx(),
+                                      input));
+    translator::TranslationOptions options;
+    options.target = target;
+    translator::Translation result;
+    EXPECT_TRUE(translator::translate(input, options, result));
+    return result;
+  }
+  std::vector<std::string>
+  hostScalarNames(const polyhedral::GpuProgram &program) {
+    std::vector<std::string> names;
+    for (unsigned a : program.hostScalars)
+      names.push_back(program.scop->arrays[a].name);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  ParsedInput input;
+};
+
+TEST_F(HostCodeTest, ScalarPrologueStaysOnTheHost) {
+  translator::Translation result = translate(kPrologue, "cuda");
+  const polyhedral::GpuProgram &program = result.regions[0].program;
+  EXPECT_EQ(3u, program.hostStatements.size());
+  EXPECT_EQ((std::vector<std::string>{"a1", "b1", "k"}),
+            hostScalarNames(program));
+  // One kernel, the loop's: no one-thread kernels.
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_EQ(1u, program.kernels[0].numMapped);
+  // No device copies of the scalars.
+  for (const polyhedral::Transfer &t : program.transfers)
+    EXPECT_FALSE(program.isHostScalar(t.array))
+        << program.scop->arrays[t.array].name;
+  const std::string &out = result.text;
+  // The launcher computes them through the user's pointers and passes
+  // their values.
+  EXPECT_CONTAINS(out, "(*(float *)k) = ");
+  EXPECT_CONTAINS(out, "(*(float *)a1) = (*(float *)k);");
+  EXPECT_CONTAINS(out, "(*(float *)a1), (*(float *)b1)");
+  EXPECT_CONTAINS(out, "float k, float a1, float b1");
+  EXPECT_LACKS(out, "dev_k");
+  EXPECT_LACKS(out, "k[0]");
+}
+
+TEST_F(HostCodeTest, OpenCLRunsItInPlace) {
+  translator::Translation result = translate(kPrologue, "opencl");
+  const std::string &out = result.text;
+  EXPECT_CONTAINS(out, "  a1 = k;");
+  EXPECT_LACKS(out, "dev_a1");
+}
+
+TEST_F(HostCodeTest, OnlyWhatNothingElseWritesOrPrecedes) {
+  translator::Translation result = translate(kMixed, "cuda");
+  const polyhedral::GpuProgram &program = result.regions[0].program;
+  EXPECT_EQ((std::vector<std::string>{"e"}), hostScalarNames(program));
+  ASSERT_EQ(1u, program.hostStatements.size());
+}
+
+} // namespace
+} // namespace polycuda::test
