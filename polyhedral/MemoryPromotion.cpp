@@ -116,6 +116,14 @@ private:
   isl::union_map thread;
   std::set<std::pair<unsigned, unsigned>> promoted;
 
+  /// The mapped members of an instance, `{ S[i] -> [s0, s1] }`.
+  isl::union_map mappedMembers() const {
+    isl::union_map members = kernel.memberSchedules[0];
+    for (unsigned d = 1; d < kernel.memberSchedules.size(); ++d)
+      members = flatRangeProduct(members, kernel.memberSchedules[d]);
+    return members;
+  }
+
   /// The register of each point of a thread's register tile:
   /// `{ S[i] -> [r0 * R1 + r1] }` from `points`.
   isl::union_map slotOfPoint() const {
@@ -243,8 +251,12 @@ private:
     if (!written)
       return std::nullopt;
     bool tiled = points.has_value();
+    // In a register tile the element is a function of the prefix and the
+    // point, which the mapped members fix as well (the thread's points are
+    // t, t + T, ...): affine, they keep isl's checks below cheap.
     isl::union_map key =
-        tiled ? flatRangeProduct(prefix, points->intersect_domain(domain))
+        tiled ? flatRangeProduct(prefix, mappedMembers().intersect_domain(
+                                             domain))
               : prefix;
     isl::union_map byPrefix = key.reverse();
     isl::union_map candidates = isl::union_map::empty(scop.ctx);
