@@ -361,6 +361,29 @@ TEST_F(ExplainTest, ReductionLanesReadMvCoalesced) {
   EXPECT_TRUE(reductionsOf(scop(off)).empty());
 }
 
+TEST_F(ExplainTest, MvtReadsAAlongItsRowsInBothKernels) {
+  // x1[i] += A[i][j] * y1[j] and x2[i] += A[j][i] * y2[j]: the first
+  // kernel's lanes share j along x (A[i][j] along a row), the second maps
+  // i to x (A[j][i] along a row); both read A coalesced. Without the
+  // reductions the first reads A down its columns, uncoalesced.
+  json::Value value = report("mvt.c");
+  const json::Object &s = scop(value);
+  const json::Object *a1 = reference(s, "A[i][j]");
+  ASSERT_NE(nullptr, a1);
+  EXPECT_EQ("coalesced", str(a1->get("pattern")));
+  const json::Object *a2 = reference(s, "A[j][i]");
+  ASSERT_NE(nullptr, a2);
+  EXPECT_EQ("coalesced", str(a2->get("pattern")));
+  reductions = false;
+  json::Value off = report("mvt.c");
+  const json::Object *a1off = reference(scop(off), "A[i][j]");
+  ASSERT_NE(nullptr, a1off);
+  EXPECT_EQ("strided", str(a1off->get("pattern")));
+  const json::Object *a2off = reference(scop(off), "A[j][i]");
+  ASSERT_NE(nullptr, a2off);
+  EXPECT_EQ("coalesced", str(a2off->get("pattern")));
+}
+
 TEST_F(ExplainTest, ReductionsOfGramschmidtAndDurbin) {
   // gramschmidt: nrm += A[i][k] * A[i][k] over i (one thread before: 256
   // lanes now) and R[k][j] += Q[i][k] * A[i][j] over i (threads along j,
