@@ -375,8 +375,9 @@ isl::schedule_node findThreadMark(const isl::schedule_node &node) {
 /// thread's band `[s0, s1, k]` below the thread filter (its points t,
 /// t + T, ... of each mapped member s, then the loop k) becomes `[k]`
 /// and, inside it, `[r0, r1]`, the point of each instance in the thread's
-/// register tile (`r = floor(s / T) mod R`), below a mark that has the
-/// kernel printer unroll its loops (kUnrollMark): every iteration of
+/// register tile (`r = floor(s / T) mod R`; below each child of a sequence
+/// there), below a mark that has the kernel printer unroll its loops
+/// (kUnrollMark): every iteration of
 /// k runs all the thread's points, so that a value read in it serves
 /// several of them, and the points' accumulators are registers. Legal:
 /// the band is permutable, and its mapped members are parallel. Returns
@@ -407,15 +408,28 @@ jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
       dropSetDims(space, 0, mapped),
       isl::union_pw_aff_list(space.ctx(), 1).add(partial.at(mapped)));
   isl::union_set domain = domainOf(band);
-  isl::schedule_node node = deleteNode(band);
-  node = node.insert_partial_schedule(tilePoints);
   std::string unroll = kUnrollMark;
-  for (unsigned d = 0; d < mapped; ++d) {
-    node = setCoincident(node, d, true);
+  for (unsigned d = 0; d < mapped; ++d)
     unroll += "_" + std::to_string(kernel.registerTile[d]);
+  // The points' band below `at`, under the unroll mark.
+  auto insertPoints = [&](isl::schedule_node at) {
+    at = at.insert_partial_schedule(tilePoints);
+    for (unsigned d = 0; d < mapped; ++d)
+      at = setCoincident(at, d, true);
+    at = at.as<isl::schedule_node_band>().set_permutable(1);
+    return at.insert_mark(isl::id(tree.ctx(), unroll));
+  };
+  isl::schedule_node node = deleteNode(band);
+  if (node.isa<isl::schedule_node_sequence>()) {
+    // Below each statement of a sequence (gemm's C *= beta, then its
+    // update): the copies of one statement run one after the other, under
+    // the guards they share, so that the compiler shares their loads.
+    // The points are parallel: any order of them is legal.
+    for (int i = 0, n = node.n_children(); i < n; ++i)
+      node = insertPoints(node.child(i).child(0)).parent().parent();
+  } else {
+    node = insertPoints(node);
   }
-  node = node.as<isl::schedule_node_band>().set_permutable(1);
-  node = node.insert_mark(isl::id(tree.ctx(), unroll));
   node = node.insert_partial_schedule(loop);
   return std::make_pair(
       node.root(),

@@ -6,7 +6,9 @@
 
 #include <cctype>
 #include <climits>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <utility>
 
 namespace polycuda::translator {
@@ -398,10 +400,47 @@ void AstPrinter::printUnrolled(const isl::ast_node &node,
   unrollExtents = extents;
   std::vector<std::pair<std::string, long>> around = unrolled;
   unrolled.clear();
-  print(node, indent, os);
+  // Where every value of every unrolled loop runs (a full tile), the
+  // copies need no guards: the compiler can then share what they compute
+  // alike (a value loaded once for several points). That version first,
+  // under the condition that the loops' bounds admit all their values;
+  // the guarded copies otherwise.
+  std::ostringstream full;
+  unrollFull = true;
+  fullPossible = true;
+  fullConditions.clear();
+  print(node, indent + 1, full);
+  unrollFull = false;
+  unrolled.clear();
+  if (fullPossible && !fullConditions.empty()) {
+    std::string all;
+    for (const std::string &c : fullConditions)
+      all += (all.empty() ? "" : " && ") + c;
+    os << indentBy(indent) << "if (" << all << ") {\n"
+       << full.str() << indentBy(indent) << "} else {\n";
+    print(node, indent + 1, os);
+    os << indentBy(indent) << "}\n";
+  } else {
+    print(node, indent, os);
+  }
   unrollExtents = outer;
   unrolled = around;
 }
+
+namespace {
+
+/// `text` with the identifier `name` replaced by `value`.
+std::string substituted(const std::string &text, const std::string &name,
+                        const std::string &value) {
+  return std::regex_replace(text, std::regex("\\b" + name + "\\b"), value);
+}
+
+/// Whether `text` mentions the identifier `name`.
+bool mentions(const std::string &text, const std::string &name) {
+  return std::regex_search(text, std::regex("\\b" + name + "\\b"));
+}
+
+} // namespace
 
 void AstPrinter::printFor(const isl::ast_node &node, int indent,
                           std::ostream &os) const {
@@ -409,6 +448,36 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   std::string name = printExpr(loop.iterator());
   isl::ast_expr init = loop.init();
   isl::ast_node body = loop.body();
+  if (unrollFull && unrolled.size() < unrollExtents.size()) {
+    // A full tile's copies: the loop must run 0, ..., extent - 1, which
+    // its bounds (with no other unrolled iterator in them) say where
+    // `init <= 0` and its condition holds at extent - 1.
+    long extent = unrollExtents[unrolled.size()];
+    std::string lower = printExpr(init);
+    std::string cond = loop.is_degenerate() ? "" : printBare(loop.cond());
+    bool independent = true;
+    for (const auto &[outer, e] : unrolled)
+      independent &= !mentions(lower, outer) && !mentions(cond, outer);
+    if (loop.is_degenerate() || printExpr(loop.inc()) != "1" || !independent)
+      fullPossible = false;
+    else
+      fullConditions.insert("(" + lower + " <= 0) && (" +
+                            substituted(cond, name,
+                                        std::to_string(extent - 1)) +
+                            ")");
+    unrolled.push_back({name, extent});
+    for (long value = 0; value < extent; ++value) {
+      os << indentBy(indent) << "{\n"
+         << indentBy(indent + 1) << "const " << kIndexType << " " << name
+         << " = " << value << ";\n";
+      print(body, indent + 1, os);
+      os << indentBy(indent) << "}\n";
+    }
+    unrolled.pop_back();
+    return;
+  }
+  if (unrollFull && unrolled.size() < unrollExtents.size())
+    fullPossible = false; // a loop between the mark and the unrolled ones
   if (unrolled.size() < unrollExtents.size()) {
     // One copy per value the loop may take, where its bounds admit it.
     long extent = unrollExtents[unrolled.size()];

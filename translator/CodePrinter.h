@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,12 @@ private:
   MarkFn mark;
   mutable std::vector<long> unrollExtents;
   mutable std::vector<std::pair<std::string, long>> unrolled;
+  /// While printUnrolled prints the copies of a full tile (every value of
+  /// every unrolled loop runs): the conditions for that, and whether the
+  /// loops allow such a version.
+  mutable bool unrollFull = false;
+  mutable bool fullPossible = true;
+  mutable std::set<std::string> fullConditions;
 
   void printIf(const isl::ast_node_if &node, int indent,
                std::ostream &os) const;
