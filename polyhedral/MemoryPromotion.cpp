@@ -386,13 +386,20 @@ isl::schedule_node findThreadMark(const isl::schedule_node &node) {
 std::optional<std::pair<isl::schedule_node, isl::union_map>>
 jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
   isl::schedule_node mark = findThreadMark(tree.get_root());
-  if (mark.is_null() || !mark.child(0).isa<isl::schedule_node_filter>() ||
-      !mark.child(0).child(0).isa<isl::schedule_node_band>())
+  if (mark.is_null())
     return std::nullopt;
-  isl::schedule_node_band band =
-      mark.child(0).child(0).as<isl::schedule_node_band>();
+  // The thread filter (a copy of the mapped subtree has it in its domain
+  // instead, subtreeAsSchedule), then the thread's band.
+  isl::schedule_node below = mark.child(0);
+  if (below.isa<isl::schedule_node_filter>())
+    below = below.child(0);
+  if (!below.isa<isl::schedule_node_band>())
+    return std::nullopt;
+  isl::schedule_node_band band = below.as<isl::schedule_node_band>();
   unsigned mapped = kernel.numMapped;
-  if (band.n_member() != mapped + 1 || !band.permutable())
+  // (Its permutability was checked on the mapped band, GpuMapping's
+  // chooseRegisterTile: a copy of the subtree may not carry the flag.)
+  if (band.n_member() != mapped + 1)
     return std::nullopt;
   isl::multi_union_pw_aff partial = band.get_partial_schedule();
   isl::space space = partial.get_space();
