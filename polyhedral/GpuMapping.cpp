@@ -133,6 +133,104 @@ private:
   const GpuMappingOptions &options;
   const Scop &scop;
 
+  /// Whether the subtree at `node` (a child of a sequence) would be a
+  /// one-thread kernel of its own.
+  bool oneThread(const isl::schedule_node &node) const {
+    return !hasCoincidentMember(node) && !hasLongReduction(node);
+  }
+
+  /// A sequence below `node` with a run of two or more consecutive
+  /// children that would each be a one-thread kernel, not all of them; a
+  /// null node when there is none. Subtrees that are one kernel already,
+  /// and the host's scalar code, are not searched.
+  isl::schedule_node runToGroup(const isl::schedule_node &node) const {
+    if (node.isa<isl::schedule_node_mark>() &&
+        markId(node).name() == kHostMark)
+      return isl::schedule_node();
+    if (!node.isa<isl::schedule_node_domain>() &&
+        !node.isa<isl::schedule_node_filter>() && oneThread(node))
+      return isl::schedule_node();
+    if (node.isa<isl::schedule_node_sequence>()) {
+      int n = node.n_children();
+      for (int a = 0; a + 1 < n; ++a)
+        if (oneThread(node.child(a)) && oneThread(node.child(a + 1)))
+          return node;
+    }
+    for (int i = 0, n = node.n_children(); i < n; ++i) {
+      isl::schedule_node found = runToGroup(node.child(i));
+      if (!found.is_null())
+        return found;
+    }
+    return isl::schedule_node();
+  }
+
+public:
+  /// The tree at `root` with every run of two or more consecutive children
+  /// of a sequence that would each be a one-thread kernel grouped below
+  /// one filter (a sequence of its own, which becomes one kernel: one
+  /// launch instead of several). isl's order_before and order_after split
+  /// the sequence at the run's ends; the statements keep their order, so
+  /// it is legal.
+  isl::schedule_node groupOneThreadKernels(isl::schedule_node root) {
+    for (isl::schedule_node node = runToGroup(root); !node.is_null();
+         node = runToGroup(root)) {
+      int n = node.n_children();
+      int a = 0;
+      while (!(oneThread(node.child(a)) && oneThread(node.child(a + 1))))
+        ++a;
+      int b = a + 1;
+      while (b + 1 < n && oneThread(node.child(b + 1)))
+        ++b;
+      auto filterOf = [&](int first, int last) {
+        isl::union_set filter = isl::union_set::empty(scop.ctx);
+        for (int i = first; i <= last; ++i)
+          filter = filter.unite(
+              node.child(i).as<isl::schedule_node_filter>().get_filter());
+        return filter;
+      };
+      isl::union_set run = filterOf(a, b);
+      isl::union_set after = b + 1 < n ? filterOf(b + 1, n - 1)
+                                       : isl::union_set::empty(scop.ctx);
+      // [before | run + after], then [run | after] (isl splices the new
+      // sequences into their parent sequence; the run stays one child).
+      if (a > 0)
+        node = node.order_after(run.unite(after));
+      root = node.root();
+      if (b + 1 < n) {
+        isl::schedule_node sequence = findSequenceOf(root, run);
+        if (sequence.is_null())
+          break;
+        root = sequence.order_before(run).root();
+      }
+    }
+    return root;
+  }
+
+private:
+  /// The sequence below `node` whose first two or more children, not all,
+  /// are together `run` (splitting it after them keeps the order), or a
+  /// null node.
+  static isl::schedule_node findSequenceOf(const isl::schedule_node &node,
+                                           const isl::union_set &run) {
+    if (node.isa<isl::schedule_node_sequence>()) {
+      isl::union_set prefix = isl::union_set::empty(run.ctx());
+      for (int i = 0, n = node.n_children(); i + 1 < n; ++i) {
+        prefix = prefix.unite(
+            node.child(i).as<isl::schedule_node_filter>().get_filter());
+        if (!prefix.is_subset(run))
+          break;
+        if (i > 0 && prefix.is_equal(run))
+          return node;
+      }
+    }
+    for (int i = 0, n = node.n_children(); i < n; ++i) {
+      isl::schedule_node found = findSequenceOf(node.child(i), run);
+      if (!found.is_null())
+        return found;
+    }
+    return isl::schedule_node();
+  }
+
   /// The block `--sizes` sets for `kernel` (hardware order, one size per
   /// mapped member), if any.
   std::optional<std::vector<unsigned>> sizesFromOption(const Kernel &kernel,
@@ -768,6 +866,9 @@ void mapToGpu(GpuProgram &program, const GpuMappingOptions &options) {
   isl::schedule_node root = program.schedule.get_root();
   if (root.n_children() == 0)
     return;
+  // One-thread kernels that follow each other become one; the host's
+  // scalar code is then split off the whole tree (below).
+  root = mapper.groupOneThreadKernels(root);
   auto [code, scalars] = hostScalarCode(program);
   if (code.empty()) {
     isl::schedule_node node = mapper.visit(root.child(0));

@@ -67,6 +67,10 @@ struct GpuMappingOptions {
 /// must run before them) and run on the host, on the user's variables;
 /// kernels that read the scalars receive their values as arguments
 /// (GpuProgram::hostStatements, hostScalars).
+///
+/// Children of a sequence that would each be a one-thread kernel and
+/// follow each other are grouped below one filter first (isl's
+/// order_before/order_after, the order kept): one kernel, one launch.
 void mapToGpu(GpuProgram &program, const GpuMappingOptions &options);
 
 } // namespace polycuda::polyhedral

@@ -5,7 +5,8 @@
 // the user's scalars, nothing else writes them or precedes them in a
 // dependence), that their scalars get no device copy and reach the kernels
 // as values, and the printed host code (CUDA's launcher through pointers,
-// OpenCL's host code in place).
+// OpenCL's host code in place). One-thread kernels that follow each other
+// become one.
 //
 //===----------------------------------------------------------------------===//
 #include "Translation.h"
@@ -48,6 +49,22 @@ void mixed(int n, double A[64], double B[64]) {
   d = A[1] + 1.0;
   for (int i = 0; i < n; i++)
     B[i] = c + d;
+#pragma endscop
+}
+)";
+
+// Three statements on one thread between two parallel loops (they touch
+// arrays: not host code).
+const char *kOneThread = R"(
+void chain(int n, double A[64], double B[64]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = A[i] * 2.0;
+  B[0] = A[0] + 1.0;
+  B[1] = B[0] * A[1];
+  B[2] = B[1] + A[2];
+  for (int i = 3; i < n; i++)
+    B[i] = A[i] + B[2];
 #pragma endscop
 }
 )";
@@ -120,6 +137,22 @@ TEST_F(HostCodeTest, OnlyWhatNothingElseWritesOrPrecedes) {
   const polyhedral::GpuProgram &program = result.regions[0].program;
   EXPECT_EQ((std::vector<std::string>{"e"}), hostScalarNames(program));
   ASSERT_EQ(1u, program.hostStatements.size());
+}
+
+TEST_F(HostCodeTest, OneThreadKernelsThatFollowEachOtherAreOne) {
+  translator::Translation result = translate(kOneThread, "cuda");
+  const polyhedral::GpuProgram &program = result.regions[0].program;
+  EXPECT_TRUE(program.hostStatements.empty());
+  ASSERT_EQ(3u, program.kernels.size());
+  // isl's scheduler puts B[0] = ... in the first loop's band (at i = 0);
+  // the other two are one kernel, not two.
+  unsigned oneThread = 0;
+  for (const polyhedral::Kernel &kernel : program.kernels)
+    if (kernel.numMapped == 0) {
+      ++oneThread;
+      EXPECT_EQ(2u, kernel.statements.size()) << kernel.name;
+    }
+  EXPECT_EQ(1u, oneThread);
 }
 
 } // namespace
