@@ -136,7 +136,28 @@ private:
   /// Whether the subtree at `node` (a child of a sequence) would be a
   /// one-thread kernel of its own.
   bool oneThread(const isl::schedule_node &node) const {
-    return !hasCoincidentMember(node) && !hasLongReduction(node);
+    return !hasCoincidentMember(node) && !hasLongReduction(node) &&
+           !mayBeReduction(node);
+  }
+
+  /// Whether the subtree at `node` (below its filter) could be a kernel
+  /// whose lanes share a reduction (findReduction with no parallel
+  /// member): one band of one member over statements only, every
+  /// statement a reduction's update. Such a kernel is not grouped with
+  /// others, which would lose its lanes (gramschmidt's norm).
+  bool mayBeReduction(isl::schedule_node node) const {
+    if (!options.reductions)
+      return false;
+    if (node.isa<isl::schedule_node_filter>())
+      node = node.child(0);
+    if (!node.isa<isl::schedule_node_band>() ||
+        node.as<isl::schedule_node_band>().n_member() != 1 ||
+        !onlyStatementsBelow(node.child(0)))
+      return false;
+    std::vector<std::string> names;
+    for (const isl::set &set : setsOf(domainOf(node)))
+      names.push_back(tupleName(set));
+    return reductionUpdates(names).has_value();
   }
 
   /// A sequence below `node` with a run of two or more consecutive
