@@ -346,9 +346,7 @@ LeafInstancesFn launchLeaves(const GpuProgram &program) {
                     const LeafReader &reader) -> isl::union_map {
     std::string name = call.arg(0).as<isl::ast_expr_id>().id().name();
     const Kernel *kernel = program.findKernel(name);
-    if (!kernel &&
-        std::find(program.hostStatements.begin(), program.hostStatements.end(),
-                  name) != program.hostStatements.end()) {
+    if (!kernel && program.isHostStatement(name)) {
       // Scalar code on the host: a statement outside every loop.
       std::vector<isl::ast_expr> args;
       for (unsigned i = 1; i < call.n_arg(); ++i)

@@ -635,20 +635,14 @@ private:
                     scop.arrays[access.array].name);
     for (const std::string &name : kernel.statements) {
       const Statement *stmt = scop.findStatement(name);
-      isl::union_set instances =
-          kernel.instances.intersect(isl::union_set(stmt->domain));
-      bool loops = !point.intersect_domain(instances)
-                        .reverse()
-                        .apply_range(inner)
-                        .is_single_valued();
-      for (const Access &access : stmt->accesses) {
-        if (access.kind == Access::Kind::Read || !loops || !access.isAffine())
-          continue;
-        accumulator |= point.intersect_domain(instances)
-                           .reverse()
-                           .apply_range(isl::union_map(access.relation))
-                           .is_single_valued();
-      }
+      isl::union_map byPoint =
+          point.intersect_domain(isl::union_set(stmt->domain)).reverse();
+      if (byPoint.apply_range(inner).is_single_valued())
+        continue; // not in the loop
+      for (const Access &access : stmt->accesses)
+        if (access.kind != Access::Kind::Read && access.isAffine())
+          accumulator |= byPoint.apply_range(isl::union_map(access.relation))
+                             .is_single_valued();
     }
     for (const ReferenceAccess &ref : kernel.accesses) {
       const Access &access =
@@ -659,7 +653,7 @@ private:
         reuse |= ref.members[d].pattern == AccessPattern::Broadcast;
     }
     if (!accumulator)
-      return no("no element held across loop " + std::string("of its band"));
+      return no("no element held across the band's third loop");
     if (!reuse)
       return no("no element read by several threads of a block");
     // Hardware order x, y.
@@ -820,7 +814,7 @@ hostScalarCode(const GpuProgram &program) {
   const Scop &scop = *program.scop;
   std::set<unsigned> code, scalars;
   if (!program.deps.complete)
-    return {code, scalars};
+    return {};
   auto scalarOnly = [&](const Statement &stmt) {
     if (setDims(stmt.domain.get_space()) != 0)
       return false;
@@ -830,6 +824,15 @@ hostScalarCode(const GpuProgram &program) {
         return false;
     }
     return true;
+  };
+  // The scalars that the statements `code` write.
+  auto writtenBy = [&](const std::set<unsigned> &code) {
+    std::set<unsigned> written;
+    for (unsigned s : code)
+      for (const Access &access : scop.statements[s].accesses)
+        if (access.kind != Access::Kind::Read)
+          written.insert(access.array);
+    return written;
   };
   for (unsigned s = 0; s < scop.statements.size(); ++s)
     if (scalarOnly(scop.statements[s]))
@@ -841,11 +844,7 @@ hostScalarCode(const GpuProgram &program) {
     for (unsigned s : code)
       inside = inside.unite(isl::union_set(scop.statements[s].domain));
     // Written on the host only: no other statement writes them.
-    scalars.clear();
-    for (unsigned s : code)
-      for (const Access &access : scop.statements[s].accesses)
-        if (access.kind != Access::Kind::Read)
-          scalars.insert(access.array);
+    scalars = writtenBy(code);
     std::set<unsigned> drop;
     for (unsigned s = 0; s < scop.statements.size(); ++s) {
       if (code.count(s))
@@ -870,12 +869,7 @@ hostScalarCode(const GpuProgram &program) {
   }
   if (code.size() == scop.statements.size())
     code.clear(); // no kernel at all: the scop stays as it is
-  scalars.clear();
-  for (unsigned s : code)
-    for (const Access &access : scop.statements[s].accesses)
-      if (access.kind != Access::Kind::Read)
-        scalars.insert(access.array);
-  return {code, scalars};
+  return {code, writtenBy(code)};
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "Dependences.h"
 #include "Scop.h"
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -226,13 +227,15 @@ struct Kernel {
   unsigned tileSize(unsigned d) const {
     return blockSize[d] * (d < registerTile.size() ? registerTile[d] : 1);
   }
-  /// Whether some mapped member has more than one point per thread.
-  bool registerTiled() const {
+  /// The points of a thread: the product of `registerTile`.
+  unsigned pointsPerThread() const {
+    unsigned points = 1;
     for (unsigned r : registerTile)
-      if (r > 1)
-        return true;
-    return false;
+      points *= r;
+    return points;
   }
+  /// Whether some mapped member has more than one point per thread.
+  bool registerTiled() const { return pointsPerThread() > 1; }
   /// How `blockSize` was chosen (default, shrunk to fill the GPU, or
   /// `--sizes`) and why.
   BlockSizing sizing;
@@ -425,10 +428,12 @@ struct GpuProgram {
   std::vector<unsigned> hostScalars;
   std::string hostReason;
   bool isHostScalar(unsigned a) const {
-    for (unsigned h : hostScalars)
-      if (h == a)
-        return true;
-    return false;
+    return std::find(hostScalars.begin(), hostScalars.end(), a) !=
+           hostScalars.end();
+  }
+  bool isHostStatement(const std::string &name) const {
+    return std::find(hostStatements.begin(), hostStatements.end(), name) !=
+           hostStatements.end();
   }
 
   /// The persistent loop whose mark is `name`, or null.

@@ -116,14 +116,6 @@ private:
   isl::union_map thread;
   std::set<std::pair<unsigned, unsigned>> promoted;
 
-  /// The mapped members of an instance, `{ S[i] -> [s0, s1] }`.
-  isl::union_map mappedMembers() const {
-    isl::union_map members = kernel.memberSchedules[0];
-    for (unsigned d = 1; d < kernel.memberSchedules.size(); ++d)
-      members = flatRangeProduct(members, kernel.memberSchedules[d]);
-    return members;
-  }
-
   /// The register of each point of a thread's register tile:
   /// `{ S[i] -> [r0 * R1 + r1] }` from `points`.
   isl::union_map slotOfPoint() const {
@@ -213,11 +205,9 @@ private:
         withDomainName(*slot, statement).as_pw_multi_aff().at(0));
     isl::schedule_node band =
         leaf.insert_partial_schedule(isl::multi_union_pw_aff(registers));
-    unsigned slots = 1;
-    for (unsigned r : kernel.registerTile)
-      slots *= r;
-    band = band.insert_mark(isl::id(
-        scop.ctx, std::string(kUnrollMark) + "_" + std::to_string(slots)));
+    band = band.insert_mark(
+        isl::id(scop.ctx, std::string(kUnrollMark) + "_" +
+                              std::to_string(kernel.pointsPerThread())));
     // Back to `node`: the mark's filter is still the neighbour.
     return band.parent().parent().child(position).child(0);
   }
@@ -252,11 +242,11 @@ private:
       return std::nullopt;
     bool tiled = points.has_value();
     // In a register tile the element is a function of the prefix and the
-    // point, which the mapped members fix as well (the thread's points are
-    // t, t + T, ...): affine, they keep isl's checks below cheap.
+    // point, which the mapped members (`thread`) fix as well (the thread's
+    // points are t, t + T, ...): affine, they keep isl's checks below
+    // cheap.
     isl::union_map key =
-        tiled ? flatRangeProduct(prefix, mappedMembers().intersect_domain(
-                                             domain))
+        tiled ? flatRangeProduct(prefix, thread.intersect_domain(domain))
               : prefix;
     isl::union_map byPrefix = key.reverse();
     isl::union_map candidates = isl::union_map::empty(scop.ctx);
@@ -312,9 +302,7 @@ private:
       slot = elementSlot.as_map();
       unsigned dims = setDims(element.get_space().domain());
       element = projectOutInputs(element, dims - 2, 2);
-      accumulator.slots = 1;
-      for (unsigned r : kernel.registerTile)
-        accumulator.slots *= r;
+      accumulator.slots = kernel.pointsPerThread();
     }
     for (const auto &reference : accumulator.references)
       promoted.insert(reference);

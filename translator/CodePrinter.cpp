@@ -383,9 +383,7 @@ void printUserStatement(
   POLYCUDA_CHECK(stmt) << "unknown statement " << name;
   std::vector<isl::ast_expr> args = callArgs(call);
   std::map<std::string, std::string> iterators;
-  // Arguments after the iterators (a register tile's registers) are the
-  // caller's.
-  for (size_t i = 0; i < args.size() && i < stmt->iterators.size(); ++i)
+  for (size_t i = 0; i < args.size(); ++i)
     iterators[stmt->iterators[i]] = printExpr(args[i]);
   os << indentBy(indent)
      << printStatement(scop, *stmt, iterators, arrayRef, mathName, product,
@@ -448,56 +446,48 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   std::string name = printExpr(loop.iterator());
   isl::ast_expr init = loop.init();
   isl::ast_node body = loop.body();
-  if (unrollFull && unrolled.size() < unrollExtents.size()) {
-    // A full tile's copies: the loop must run 0, ..., extent - 1, which
-    // its bounds (with no other unrolled iterator in them) say where
-    // `init <= 0` and its condition holds at extent - 1.
+  if (unrolled.size() < unrollExtents.size()) {
+    // One copy per value the loop may take, with its iterator a constant.
     long extent = unrollExtents[unrolled.size()];
     std::string lower = printExpr(init);
+    std::string inc = printExpr(loop.inc());
     std::string cond = loop.is_degenerate() ? "" : printBare(loop.cond());
-    bool independent = true;
-    for (const auto &[outer, e] : unrolled)
-      independent &= !mentions(lower, outer) && !mentions(cond, outer);
-    if (loop.is_degenerate() || printExpr(loop.inc()) != "1" || !independent)
-      fullPossible = false;
-    else
-      fullConditions.insert("(" + lower + " <= 0) && (" +
-                            substituted(cond, name,
-                                        std::to_string(extent - 1)) +
-                            ")");
+    // The copy's guard: where the loop's bounds admit its value. A full
+    // tile's copies have none: there the loop runs 0, ..., extent - 1,
+    // which its bounds (with no other unrolled iterator in them) say where
+    // `init <= 0` and its condition holds at extent - 1.
+    std::string runs;
+    if (unrollFull) {
+      bool independent = true;
+      for (const auto &[outer, e] : unrolled)
+        independent &= !mentions(lower, outer) && !mentions(cond, outer);
+      if (loop.is_degenerate() || inc != "1" || !independent)
+        fullPossible = false;
+      else
+        fullConditions.insert("(" + lower + " <= 0) && (" +
+                              substituted(cond, name,
+                                          std::to_string(extent - 1)) +
+                              ")");
+    } else if (loop.is_degenerate()) {
+      runs = "(" + name + " == " + lower + ")";
+    } else {
+      runs = "(" + name + " >= " + lower + ") && (" + cond + ")";
+      if (inc != "1")
+        runs += " && ((" + name + " - " + lower + ") % " + inc + " == 0)";
+    }
     unrolled.push_back({name, extent});
     for (long value = 0; value < extent; ++value) {
       os << indentBy(indent) << "{\n"
          << indentBy(indent + 1) << "const " << kIndexType << " " << name
          << " = " << value << ";\n";
-      print(body, indent + 1, os);
+      if (runs.empty()) {
+        print(body, indent + 1, os);
+      } else {
+        os << indentBy(indent + 1) << "if (" << runs << ") {\n";
+        print(body, indent + 2, os);
+        os << indentBy(indent + 1) << "}\n";
+      }
       os << indentBy(indent) << "}\n";
-    }
-    unrolled.pop_back();
-    return;
-  }
-  if (unrollFull && unrolled.size() < unrollExtents.size())
-    fullPossible = false; // a loop between the mark and the unrolled ones
-  if (unrolled.size() < unrollExtents.size()) {
-    // One copy per value the loop may take, where its bounds admit it.
-    long extent = unrollExtents[unrolled.size()];
-    std::string runs = "(" + name + " == " + printExpr(init) + ")";
-    if (!loop.is_degenerate()) {
-      runs = "(" + name + " >= " + printExpr(init) + ") && (" +
-             printBare(loop.cond()) + ")";
-      std::string inc = printExpr(loop.inc());
-      if (inc != "1")
-        runs += " && ((" + name + " - " + printExpr(init) + ") % " + inc +
-                " == 0)";
-    }
-    unrolled.push_back({name, extent});
-    for (long value = 0; value < extent; ++value) {
-      os << indentBy(indent) << "{\n"
-         << indentBy(indent + 1) << "const " << kIndexType << " " << name
-         << " = " << value << ";\n"
-         << indentBy(indent + 1) << "if (" << runs << ") {\n";
-      print(body, indent + 2, os);
-      os << indentBy(indent + 1) << "}\n" << indentBy(indent) << "}\n";
     }
     unrolled.pop_back();
     return;

@@ -156,9 +156,7 @@ void printLaunchNode(const GpuProgram &program, unsigned region,
   const Kernel *found = program.findKernel(name);
   if (!found) {
     // Scalar code on the host (GpuMapping.h): on the user's scalars.
-    POLYCUDA_CHECK(std::find(program.hostStatements.begin(),
-                             program.hostStatements.end(),
-                             name) != program.hostStatements.end())
+    POLYCUDA_CHECK(program.isHostStatement(name))
         << "unexpected host statement " << name;
     ArrayRefPrinter arrayRef = [&](const Array &array,
                                    const std::vector<std::string> &) {
@@ -339,8 +337,9 @@ struct LauncherArgument {
 };
 
 /// The scop's parameters, read-only scalars, every array copied to or from
-/// the device and the scalars of host code, in that order. Arrays travel as `void *`, so that the
-/// host file may keep variable-length array types that C++ lacks.
+/// the device and the scalars of host code, in that order. Arrays travel
+/// as `void *`, so that the host file may keep variable-length array types
+/// that C++ lacks.
 std::vector<LauncherArgument> launcherArguments(const GpuProgram &program) {
   const Scop &scop = *program.scop;
   std::vector<LauncherArgument> args;

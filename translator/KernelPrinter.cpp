@@ -85,10 +85,9 @@ bool printCopy(const Scop &scop, const Kernel &kernel,
       << "unknown accumulator " << name;
   const RegisterAccumulator &acc = kernel.accumulators[index];
   const Array &array = scop.arrays[acc.array];
-  std::vector<isl::ast_expr> args = callArgs(call);
   std::vector<std::string> subscripts;
-  for (unsigned d = 0; d < array.rank() && d < args.size(); ++d)
-    subscripts.push_back(printExpr(args[d]));
+  for (const isl::ast_expr &arg : callArgs(call))
+    subscripts.push_back(printExpr(arg));
   // A register tile's element: the register of the unrolled loop around.
   std::string variable = acc.variable;
   if (acc.slots > 1) {
