@@ -391,9 +391,10 @@ TEST_F(ThreadOrderTest, AutoKeepsSmallMatmulLinear) {
       << program.kernels[0].order.reason;
 }
 
-TEST_F(ThreadOrderTest, AutoKeepsStencilsLinear) {
-  // A 3 x 3 stencil: every reference moves with both parallel members.
-  auto scop = newScop(ctx(), {}, "{ : }");
+/// A 3 x 3 stencil on 2048 x 2048: every reference moves with both
+/// parallel members, and neighbouring rows read common elements.
+std::unique_ptr<polyhedral::Scop> stencilScop(isl::ctx ctx) {
+  auto scop = newScop(ctx, {}, "{ : }");
   addArray(*scop, "A", {"{ [(2048)] }", "{ [(2048)] }"});
   addArray(*scop, "B", {"{ [(2048)] }", "{ [(2048)] }"});
   std::vector<AccessSpec> accesses;
@@ -406,13 +407,47 @@ TEST_F(ThreadOrderTest, AutoKeepsStencilsLinear) {
   addStatement(*scop, "S0", "{ S0[i, j] : 1 <= i < 2047 and 1 <= j < 2047 }",
                {"i", "j"}, {0, 0, 0}, accesses);
   scop->originalSchedule =
-      isl::union_map(ctx(), "{ S0[i, j] -> [0, i, 0, j, 0] }");
+      isl::union_map(ctx, "{ S0[i, j] -> [0, i, 0, j, 0] }");
+  return scop;
+}
+
+TEST_F(ThreadOrderTest, AutoKeepsStencilsLinear) {
+  // With the default 32 x 8 blocks (eight per SM).
+  auto scop = stencilScop(ctx());
   GpuProgram program = polyhedral::runGpuPipeline(*scop, autoOptions());
   ASSERT_EQ(1u, program.kernels.size());
   EXPECT_FALSE(program.kernels[0].order.column)
       << program.kernels[0].order.reason;
   EXPECT_NE(std::string::npos,
             program.kernels[0].order.reason.find("no reference"))
+      << program.kernels[0].order.reason;
+}
+
+TEST_F(ThreadOrderTest, AutoPutsStencilsWithLargeBlocksInColumnsOfOneBlock) {
+  // 32 x 32 blocks leave two per SM: columns one block wide.
+  auto scop = stencilScop(ctx());
+  PipelineOptions options = autoOptions();
+  options.mapping.blockSizes["S0"] = {32, 32};
+  GpuProgram program = polyhedral::runGpuPipeline(*scop, options);
+  ASSERT_EQ(1u, program.kernels.size());
+  const polyhedral::ThreadOrder &order = program.kernels[0].order;
+  EXPECT_TRUE(order.automatic);
+  ASSERT_TRUE(order.column) << order.reason;
+  EXPECT_EQ(32u, order.width) << order.reason;
+  EXPECT_EQ(1u, order.widthBlocks);
+  EXPECT_FALSE(order.zigzag);
+  EXPECT_NE(std::string::npos, order.reason.find("at most 2 per SM"))
+      << order.reason;
+}
+
+TEST_F(ThreadOrderTest, AutoKeepsPointwiseKernelsWithLargeBlocksLinear) {
+  // No element is read by two rows of threads: nothing to share.
+  auto scop = copy2dScop(ctx(), 2048, 2048);
+  PipelineOptions options = autoOptions();
+  options.mapping.blockSizes["S0"] = {32, 32};
+  GpuProgram program = polyhedral::runGpuPipeline(*scop, options);
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_FALSE(program.kernels[0].order.column)
       << program.kernels[0].order.reason;
 }
 
