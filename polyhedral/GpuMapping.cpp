@@ -85,6 +85,31 @@ std::vector<unsigned> hardwareOrder(const std::vector<ReferenceAccess> &refs,
   return hardware;
 }
 
+/// Blocks per SM that the model's register tiles must leave: fewer, and
+/// the several points per thread do not make up for the warps missing to
+/// hide latency (measured on the H100, see chooseRegisterTile).
+constexpr unsigned kBlocksPerSmForRegisterTiles = 6;
+
+/// Whether the values of a kernel's two mapped members, for each iteration
+/// of its host loops, form a rectangle: the product of the values each
+/// takes (gemm's `i`, `j`; not syrk's triangle `j <= i`).
+bool mappedSpaceIsBox(const Scop &scop, const Kernel &kernel) {
+  isl::union_map point = flatRangeProduct(
+      kernel.hostSchedule, flatRangeProduct(kernel.memberSchedules[0],
+                                            kernel.memberSchedules[1]));
+  std::vector<isl::set> sets = setsOf(
+      kernel.instances.apply(point).intersect_params(scop.context));
+  if (sets.size() != 1)
+    return false;
+  isl::set values = sets[0];
+  unsigned n = values.tuple_dim();
+  isl::set alongFirst = isl::manage(
+      isl_set_eliminate(values.copy(), isl_dim_set, n - 1, 1));
+  isl::set alongSecond = isl::manage(
+      isl_set_eliminate(values.copy(), isl_dim_set, n - 2, 1));
+  return alongFirst.intersect(alongSecond).is_subset(values);
+}
+
 class Mapper {
 public:
   Mapper(GpuProgram &program, const GpuMappingOptions &options)
@@ -601,9 +626,11 @@ private:
   /// that holds an element in a register across that loop (written, the
   /// same for every iteration: `C[i][j]`) and reads an element that
   /// neighbouring threads share (`A[i][k]` along `j`): each thread then
-  /// computes `registerTile` points of each member (4 x 4 by default), so
-  /// that one value read from memory serves several of its points. The
-  /// tiles shrink (x first) while they give fewer than two blocks per SM.
+  /// computes `registerTile` points of each member, so that one value read
+  /// from memory serves several of its points. The model takes the first
+  /// of 8 x 4 (4-byte accumulators only), 4 x 4 and 4 x 2 points (x, y)
+  /// whose tiles give `kBlocksPerSmForRegisterTiles` blocks per SM, and
+  /// only for a rectangle of mapped iterations; otherwise one point.
   void chooseRegisterTile(Kernel &kernel, const isl::schedule_node &band) {
     auto no = [&](const std::string &why) {
       kernel.registerTileReason = why;
@@ -625,6 +652,7 @@ private:
         isl::union_map::from(isl::multi_union_pw_aff(partial.at(2)))
             .intersect_domain(kernel.instances);
     bool accumulator = false, reuse = false;
+    unsigned accumulatorBytes = 0;
     for (const std::string &name : kernel.statements)
       for (const Access &access : scop.findStatement(name)->accesses)
         if (access.kind != Access::Kind::Read &&
@@ -640,9 +668,14 @@ private:
       if (byPoint.apply_range(inner).is_single_valued())
         continue; // not in the loop
       for (const Access &access : stmt->accesses)
-        if (access.kind != Access::Kind::Read && access.isAffine())
-          accumulator |= byPoint.apply_range(isl::union_map(access.relation))
-                             .is_single_valued();
+        if (access.kind != Access::Kind::Read && access.isAffine() &&
+            byPoint.apply_range(isl::union_map(access.relation))
+                .is_single_valued()) {
+          accumulator = true;
+          accumulatorBytes =
+              std::max(accumulatorBytes,
+                       elementBytes(scop.arrays[access.array].type));
+        }
     }
     for (const ReferenceAccess &ref : kernel.accesses) {
       const Access &access =
@@ -659,41 +692,59 @@ private:
     // Hardware order x, y.
     std::vector<unsigned> tile = options.registerTile;
     bool requested = !tile.empty();
-    tile.resize(2, tile.empty() ? 4 : 1);
-    for (unsigned &r : tile)
-      r = std::max(1u, std::min(r, 16u));
-    std::vector<std::optional<long>> bounds(2);
-    for (unsigned d = 0; d < 2; ++d)
-      bounds[kernel.hardwareDim[d]] =
-          boundExtent(instancesInBounds(scop, kernel.instances),
-                      kernel.hostSchedule, kernel.memberSchedules[d]);
-    std::vector<unsigned> block(2);
-    for (unsigned d = 0; d < 2; ++d)
-      block[kernel.hardwareDim[d]] = kernel.blockSize[d];
-    auto blocks = [&]() -> std::optional<long> {
-      long n = 1;
-      for (unsigned hw = 0; hw < 2; ++hw) {
-        if (!bounds[hw])
-          return std::nullopt;
-        long size = long(block[hw]) * tile[hw];
-        n *= (*bounds[hw] + size - 1) / size;
-      }
-      return n;
-    };
-    long wanted = 2L * options.device.multiprocessors;
     std::string why;
-    if (!requested) {
-      while (blocks() && *blocks() < wanted && tile[0] * tile[1] > 1)
-        (tile[0] >= tile[1] ? tile[0] : tile[1]) /= 2;
-      if (std::optional<long> n = blocks())
-        why = ": " + std::to_string(*n) + " blocks of " +
-              std::to_string(block[0] * tile[0]) + " x " +
-              std::to_string(block[1] * tile[1]) + " points per launch (" +
-              std::to_string(wanted) + " wanted: two per SM)";
-      else
-        why = ": the loops have no bound at translation time";
-    } else {
+    if (requested) {
+      tile.resize(2, 1);
+      for (unsigned &r : tile)
+        r = std::max(1u, std::min(r, 16u));
       why = ": --register-tile";
+    } else {
+      if (!mappedSpaceIsBox(scop, kernel))
+        return no("the mapped loops' iterations are not a rectangle "
+                  "(triangular spaces measured slower with register "
+                  "tiles on the H100)");
+      std::vector<std::optional<long>> bounds(2);
+      for (unsigned d = 0; d < 2; ++d)
+        bounds[kernel.hardwareDim[d]] =
+            boundExtent(instancesInBounds(scop, kernel.instances),
+                        kernel.hostSchedule, kernel.memberSchedules[d]);
+      if (!bounds[0] || !bounds[1])
+        return no("the loops have no bound at translation time");
+      std::vector<unsigned> block(2);
+      for (unsigned d = 0; d < 2; ++d)
+        block[kernel.hardwareDim[d]] = kernel.blockSize[d];
+      auto blocks = [&](const std::vector<unsigned> &points) {
+        long n = 1;
+        for (unsigned hw = 0; hw < 2; ++hw) {
+          long size = long(block[hw]) * points[hw];
+          n *= (*bounds[hw] + size - 1) / size;
+        }
+        return n;
+      };
+      // Measured on the H100 (bench/results/register_tiles_h100_*): gemm
+      // at 2048 and 4096 runs in 0.40-0.53 of the plain kernel's time with
+      // 4 x 4 points (1,024 blocks and more), fp32 at 4096 in 0.28 with
+      // 8 x 4; at 1000-1200 per side (567 blocks or fewer with 4 x 2) every
+      // tile was slower than none, 2 x 2 included.
+      std::vector<std::vector<unsigned>> candidates = {{4, 4}, {4, 2}};
+      if (accumulatorBytes <= 4)
+        candidates.insert(candidates.begin(), {8, 4});
+      long wanted = long(kBlocksPerSmForRegisterTiles) *
+                    options.device.multiprocessors;
+      tile = {1, 1};
+      for (const std::vector<unsigned> &points : candidates)
+        if (blocks(points) >= wanted) {
+          tile = points;
+          break;
+        }
+      const std::vector<unsigned> &shown =
+          tile[0] * tile[1] > 1 ? tile : candidates.back();
+      why = ": " + std::to_string(blocks(shown)) + " blocks of " +
+            std::to_string(block[0] * shown[0]) + " x " +
+            std::to_string(block[1] * shown[1]) + " points per launch with " +
+            std::to_string(shown[0]) + " x " + std::to_string(shown[1]) +
+            " (" + std::to_string(wanted) + " wanted: " +
+            std::to_string(kBlocksPerSmForRegisterTiles) + " per SM)";
     }
     if (tile[0] * tile[1] == 1)
       return no("too few blocks with several points per thread" + why);

@@ -49,7 +49,7 @@ struct GpuMappingOptions {
   /// computes several points of each mapped member (`--register-tiles`;
   /// `--no-registers` turns it off). `registerTile` (hardware order x, y)
   /// replaces the model's choice for every kernel that qualifies.
-  bool registerTiles = false;
+  bool registerTiles = true;
   std::vector<unsigned> registerTile;
   /// The GPU that block sizes and `auto` thread order are fitted to.
   DeviceModel device;

@@ -162,11 +162,11 @@ struct Options {
       cl::cat(category)};
   cl::opt<std::string> registerTiles{
       "register-tiles",
-      cl::desc("on: each thread of a kernel such as gemm's computes several "
-               "points of each mapped loop, their accumulators in registers "
-               "(register tiling); off (default, until measured on a GPU): "
-               "one point per thread"),
-      cl::value_desc("on|off"), cl::init("off"), cl::cat(category)};
+      cl::desc("on (default): each thread of a kernel such as gemm's "
+               "computes several points of each mapped loop, their "
+               "accumulators in registers (register tiling), where the "
+               "device model expects it to pay; off: one point per thread"),
+      cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
   cl::opt<std::string> registerTile{
       "register-tile",
       cl::desc("Points per thread of the kernels that register tiling "

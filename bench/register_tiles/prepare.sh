@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Register tiles (issue 15), measured on a GPU host: translates, here, with
-# register tiles (--register-tiles=on) and without (the default)
+# register tiles (the default: the model's choice, or what the flags in
+# POLYCUDA's wrapper ask) and without (--register-tiles=off)
 #   - inputs/gemm.c at N x N x N for N in GEMM_SIZES (default 2048 4096),
 #     double and float;
 #   - every inputs/*.c (or NAMES) whose LARGE kernels register tiling
@@ -24,10 +25,10 @@ program() {
   local name=$1 input=$2; shift 2
   local dir=$carry/programs/$name
   mkdir -p "$dir"
-  if ! "$polycuda" --cpu-budget=0 --register-tiles=on "$@" "$input" \
-         -o "$dir/tiled.cu" 2> /dev/null ||
-     ! "$polycuda" --cpu-budget=0 "$@" "$input" -o "$dir/plain.cu" \
+  if ! "$polycuda" --cpu-budget=0 "$@" "$input" -o "$dir/tiled.cu" \
          2> /dev/null ||
+     ! "$polycuda" --cpu-budget=0 --register-tiles=off "$@" "$input" \
+         -o "$dir/plain.cu" 2> /dev/null ||
      cmp -s "$dir/tiled.cu" "$dir/plain.cu"; then
     rm -rf "$dir"
     return

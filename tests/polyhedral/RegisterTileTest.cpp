@@ -2,10 +2,10 @@
 //
 // Register tiling (--register-tiles): which kernels qualify (gemm: an
 // accumulator across k and operands shared along i and j; not a copy, not
-// a stencil, nothing when it is off), the tiles it gives the blocks, the
-// jammed thread band (k outside the unroll mark of the points), the
-// accumulator as a register array with one element per point, and the
-// sizes the model shrinks for a small space.
+// a stencil, not a triangle, nothing when it is off), the tiles it gives
+// the blocks, the jammed thread band (k outside the unroll mark of the
+// points), the accumulator as a register array with one element per
+// point, and the sizes the model chooses for the space and element size.
 //
 //===----------------------------------------------------------------------===//
 #include "IslExtras.h"
@@ -60,12 +60,17 @@ bool isMark(const isl::schedule_node &node, const std::string &prefix) {
          polyhedral::markId(node).name().rfind(prefix, 0) == 0;
 }
 
-TEST_F(RegisterTileTest, OffByDefault) {
+TEST_F(RegisterTileTest, OnByDefaultAndOffOnRequest) {
   auto scop = squareGemm(ctx(), 2048);
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_FALSE(program.kernels[0].registerTiled());
-  EXPECT_EQ("register tiling is off", program.kernels[0].registerTileReason);
+  EXPECT_TRUE(program.kernels[0].registerTiled());
+  PipelineOptions off;
+  off.mapping.registerTiles = false;
+  GpuProgram plain = runGpuPipeline(*scop, off);
+  ASSERT_EQ(1u, plain.kernels.size());
+  EXPECT_FALSE(plain.kernels[0].registerTiled());
+  EXPECT_EQ("register tiling is off", plain.kernels[0].registerTileReason);
 }
 
 TEST_F(RegisterTileTest, GemmGetsFourByFourPointsPerThread) {
@@ -129,24 +134,62 @@ TEST_F(RegisterTileTest, ThreadBandIsJammed) {
 }
 
 TEST_F(RegisterTileTest, ShrinksForASmallSpace) {
-  // 256 x 256: 4 x 4 points give 2 x 8 = 16 blocks, 2 x 2 points 64, 1 x 2
-  // 128: fewer than two blocks per SM of the H100 (264) whatever the
-  // points, so the kernel keeps one point per thread.
-  auto scop = squareGemm(ctx(), 256);
+  // 1024 x 1024: 4 x 4 points give 8 x 32 = 256 blocks, 4 x 2 give 512:
+  // fewer than six per SM of the H100 (792), so one point per thread.
+  auto scop = squareGemm(ctx(), 1024);
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
   EXPECT_FALSE(program.kernels[0].registerTiled());
   EXPECT_NE(std::string::npos,
             program.kernels[0].registerTileReason.find("too few blocks"))
       << program.kernels[0].registerTileReason;
-  // 1024 x 1024: 4 x 4 points give 32 x 8 = 256 blocks, one short of the
-  // 264 wanted; 2 x 4 (x halved first) give 512.
-  auto medium = squareGemm(ctx(), 1024);
-  GpuProgram more = runGpuPipeline(*medium, tiled());
+  // 1536 x 2048 (i x j): 4 x 4 points give 16 x 48 = 768 blocks, one row
+  // short of 792; 4 x 2 (y halved) give 1,536.
+  auto scop2 = gemmScop(ctx());
+  scop2->context = isl::set(
+      ctx(), "[ni, nj, nk] -> { : ni = 1536 and nj = 2048 and nk = 64 }");
+  GpuProgram more = runGpuPipeline(*scop2, tiled());
   ASSERT_EQ(1u, more.kernels.size());
   const Kernel &kernel = more.kernels[0];
-  EXPECT_EQ(2u, kernel.registerTile[1]); // j, on x
-  EXPECT_EQ(4u, kernel.registerTile[0]); // i, on y
+  EXPECT_EQ(4u, kernel.registerTile[1]); // j, on x
+  EXPECT_EQ(2u, kernel.registerTile[0]); // i, on y
+}
+
+TEST_F(RegisterTileTest, WiderTilesForFourByteAccumulators) {
+  // fp32 gemm at 4096: 8 x 4 points (256 x 32 per block, 2,048 blocks).
+  auto scop = squareGemm(ctx(), 4096);
+  for (polyhedral::Array &array : scop->arrays)
+    array.type = polyhedral::ElemType::Float;
+  GpuProgram program = runGpuPipeline(*scop, tiled());
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_EQ(4u, program.kernels[0].registerTile[0]); // i, on y
+  EXPECT_EQ(8u, program.kernels[0].registerTile[1]); // j, on x
+  // fp64 keeps 4 x 4.
+  auto doubles = squareGemm(ctx(), 4096);
+  GpuProgram fp64 = runGpuPipeline(*doubles, tiled());
+  EXPECT_EQ((std::vector<unsigned>{4, 4}), fp64.kernels[0].registerTile);
+}
+
+TEST_F(RegisterTileTest, NotForATriangle) {
+  // syrk's C[i][j] += A[i][k] * A[j][k] for j <= i at 4096.
+  auto scop = newScop(ctx(), {}, "{ : }");
+  addArray(*scop, "A", {"{ [(4096)] }", "{ [(4096)] }"});
+  addArray(*scop, "C", {"{ [(4096)] }", "{ [(4096)] }"});
+  addStatement(*scop, "S0",
+               "{ S0[i, j, k] : 0 <= j <= i < 4096 and 0 <= k < 4096 }",
+               {"i", "j", "k"}, {0, 0, 0, 0},
+               {{Read, "C", "{ S0[i, j, k] -> C[i, j] }"},
+                {Read, "A", "{ S0[i, j, k] -> A[i, k] }"},
+                {Read, "A", "{ S0[i, j, k] -> A[j, k] }"},
+                {Write, "C", "{ S0[i, j, k] -> C[i, j] }"}});
+  scop->originalSchedule =
+      isl::union_map(ctx(), "{ S0[i, j, k] -> [0, i, 0, j, 0, k, 0] }");
+  GpuProgram program = runGpuPipeline(*scop, tiled());
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_FALSE(program.kernels[0].registerTiled());
+  EXPECT_NE(std::string::npos,
+            program.kernels[0].registerTileReason.find("not a rectangle"))
+      << program.kernels[0].registerTileReason;
 }
 
 TEST_F(RegisterTileTest, RequestedSizes) {
