@@ -1082,8 +1082,18 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
     bool tiled = false;
     for (const json::Value &points : *tile->getArray("points"))
       tiled |= points.getAsInteger().getValueOr(1) > 1;
+    // Untiled kernels that the model considered (gemm-like, but too few
+    // blocks, a triangle, no bound): say why, as for the tiled ones.
+    std::string why = str(tile->get("why"));
+    bool considered = false;
+    for (const char *prefix :
+         {"too few blocks", "the mapped loops'", "the loops have no bound",
+          "it writes the privatized scalar"})
+      considered |= why.rfind(prefix, 0) == 0;
     if (tiled)
-      os << "    register tile: " << str(tile->get("why")) << "\n";
+      os << "    register tile: " << why << "\n";
+    else if (considered)
+      os << "    register tile: none, " << why << "\n";
   }
   const json::Object *reduction = k.getObject("reduction");
   if (reduction)

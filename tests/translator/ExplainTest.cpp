@@ -51,10 +51,13 @@ protected:
     reportOptions.target = target;
     json::Value value = translator::reportJson(input, translation, reportOptions);
     // Both renderings come from one object; the text one must not fail.
-    EXPECT_FALSE(
-        translator::reportText(input, translation, reportOptions).empty());
+    text = translator::reportText(input, translation, reportOptions);
+    EXPECT_FALSE(text.empty());
     return value;
   }
+
+  /// The text rendering of the last `report`.
+  std::string text;
 
   /// The PolyBench size `report` translates inputs at, and `--sizes`.
   std::string dataset = "-DMINI_DATASET";
@@ -192,6 +195,9 @@ TEST_F(ExplainTest, GemmParallelLoopsMappingAndReferences) {
   EXPECT_EQ("[1,1]", str(tile.get("points")));
   EXPECT_EQ(0u, str(tile.get("why")).rfind("too few blocks", 0))
       << str(tile.get("why"));
+  EXPECT_NE(std::string::npos,
+            text.find("    register tile: none, too few blocks"))
+      << text;
   EXPECT_EQ("0", str(aTile.get("padding")));
   const json::Array &accumulators = *kernel.getArray("accumulators");
   ASSERT_EQ(1u, accumulators.size());
