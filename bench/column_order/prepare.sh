@@ -9,6 +9,8 @@
 #   prepare.sh                 -> bench/column_order/carry/
 # POLYCUDA (the translator) and CARRY (the directory) override the defaults;
 # PROGRAMS, BLOCKS, WIDTHS narrow the matrix (same syntax as below).
+# Translations run without the processor-time budget (--cpu-budget=0): its
+# fallback, one thread in the original order, would measure nothing here.
 # Writes CARRY/variants.csv: one line per generated program with the order
 # the translator chose (width, zigzag) and auto's reason and cache model.
 set -euo pipefail
@@ -40,7 +42,7 @@ for p in $programs; do
     for order in $orders; do
       tag=$(echo "$order" | sed -e 's/column:/c/' -e 's/,zigzag/z/')
       id=${prog}_${n}_${threads}_${tag}
-      "$polycuda" --target=cuda -DN="$n" --sizes="all=$sizes" \
+      "$polycuda" --target=cuda --cpu-budget=0 -DN="$n" --sizes="all=$sizes" \
         --thread-order="$order" --report=json --report-file="$report" \
         "$carry/$prog.c" -o "$carry/generated/$id.cu"
       # The host file keeps the input's preprocessor text and is compiled
