@@ -92,11 +92,10 @@ constexpr unsigned kBlocksPerSmForRegisterTiles = 6;
 
 /// Whether the values of a kernel's two mapped members, for each iteration
 /// of its host loops, form a rectangle: the product of the values each
-/// takes (gemm's `i`, `j`; not syrk's triangle `j <= i`).
-bool mappedSpaceIsBox(const Scop &scop, const Kernel &kernel) {
-  isl::union_map point = flatRangeProduct(
-      kernel.hostSchedule, flatRangeProduct(kernel.memberSchedules[0],
-                                            kernel.memberSchedules[1]));
+/// takes (gemm's `i`, `j`; not syrk's triangle `j <= i`). `point` maps the
+/// kernel's instances to their host iterations and the two members.
+bool mappedSpaceIsBox(const Scop &scop, const Kernel &kernel,
+                      const isl::union_map &point) {
   std::vector<isl::set> sets = setsOf(
       kernel.instances.apply(point).intersect_params(scop.context));
   if (sets.size() != 1)
@@ -699,7 +698,7 @@ private:
         r = std::max(1u, std::min(r, 16u));
       why = ": --register-tile";
     } else {
-      if (!mappedSpaceIsBox(scop, kernel))
+      if (!mappedSpaceIsBox(scop, kernel, point))
         return no("the mapped loops' iterations are not a rectangle "
                   "(triangular spaces measured slower with register "
                   "tiles on the H100)");

@@ -8,6 +8,7 @@
 
 #include "Check.h"
 #include "IslExtras.h"
+#include "Persistent.h"
 
 #include <cstdio>
 #include <map>
@@ -210,11 +211,10 @@ ThreadOrder autoOrder(const Scop &scop, const Kernel &kernel,
   order.l2Budget = device.l2Bytes * device.l2Fraction;
   RowReuse reuse = rowReuse(scop, kernel);
   if (reuse.references.empty()) {
-    unsigned threads = 1;
-    for (unsigned size : kernel.blockSize)
-      threads *= size;
-    if (rowsShareElements(scop, kernel) &&
-        device.maxThreadsPerMultiprocessor / threads <= 2) {
+    unsigned threads = blockThreads(kernel);
+    unsigned perSm = device.maxThreadsPerMultiprocessor / threads;
+    unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
+    if (rowsShareElements(scop, kernel) && perSm <= 2) {
       // Measured on the H100 (bench/column_order, a 9 x 9 stencil):
       // with 32 x 32 blocks, two per SM, linear order took 0.78-0.87 ms
       // and columns one block wide 19-20% less; with 128 and 256 threads
@@ -223,12 +223,11 @@ ThreadOrder autoOrder(const Scop &scop, const Kernel &kernel,
           "auto (" + device.name + "): neighbouring rows of threads read "
           "common elements (a neighbourhood) and blocks of " +
           std::to_string(threads) + " threads leave at most " +
-          std::to_string(device.maxThreadsPerMultiprocessor / threads) +
+          std::to_string(perSm) +
           " per SM: columns one block wide (measured faster than linear "
           "for such blocks, within noise of it for smaller ones): column:" +
-          std::to_string(kernel.tileSize(memberOnHardware(kernel, 0)));
-      setColumnWidth(kernel, kernel.tileSize(memberOnHardware(kernel, 0)),
-                     false, order);
+          std::to_string(blockX);
+      setColumnWidth(kernel, blockX, false, order);
       return order;
     }
     order.reason = "auto: no reference is read along a sequential loop of "
