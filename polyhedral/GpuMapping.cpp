@@ -629,7 +629,8 @@ private:
   /// from memory serves several of its points. The model takes the first
   /// of 8 x 4 (4-byte accumulators only), 4 x 4 and 4 x 2 points (x, y)
   /// whose tiles give `kBlocksPerSmForRegisterTiles` blocks per SM, and
-  /// only for a rectangle of mapped iterations; otherwise one point.
+  /// only for a rectangle of mapped iterations with, along each mapped
+  /// member, a read its threads share (gemm's shape); otherwise one point.
   void chooseRegisterTile(Kernel &kernel, const isl::schedule_node &band) {
     auto no = [&](const std::string &why) {
       kernel.registerTileReason = why;
@@ -676,13 +677,22 @@ private:
                        elementBytes(scop.arrays[access.array].type));
         }
     }
+    // alongOne[d]: a read the threads along member d share and those
+    // along the other member do not (gemm's A[i][k] along j, B[k][j]
+    // along i), so that a thread's points along d share it.
+    std::vector<bool> alongOne(2, false);
     for (const ReferenceAccess &ref : kernel.accesses) {
       const Access &access =
           scop.statements[ref.statement].accesses[ref.access];
       if (access.kind != Access::Kind::Read)
         continue;
-      for (unsigned d = 0; d < kernel.numMapped; ++d)
-        reuse |= ref.members[d].pattern == AccessPattern::Broadcast;
+      for (unsigned d = 0; d < kernel.numMapped; ++d) {
+        bool shared = ref.members[d].pattern == AccessPattern::Broadcast;
+        reuse |= shared;
+        alongOne[d] = alongOne[d] ||
+                      (shared && ref.members[1 - d].pattern !=
+                                     AccessPattern::Broadcast);
+      }
     }
     if (!accumulator)
       return no("no element held across the band's third loop");
@@ -698,6 +708,13 @@ private:
         r = std::max(1u, std::min(r, 16u));
       why = ": --register-tile";
     } else {
+      // The measured kernels (gemm, 2mm, 3mm) have such a read along each
+      // member; a kernel whose shared reads are shared by every thread (a
+      // stencil's weights) was not measured with register tiles.
+      if (!alongOne[0] || !alongOne[1])
+        return no("no element read in common along one mapped loop and "
+                  "not the other (gemm's A[i][k] along j) for each of the "
+                  "two: not the shape measured with register tiles");
       if (!mappedSpaceIsBox(scop, kernel, point))
         return no("the mapped loops' iterations are not a rectangle "
                   "(triangular spaces measured slower with register "

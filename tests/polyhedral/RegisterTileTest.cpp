@@ -192,6 +192,31 @@ TEST_F(RegisterTileTest, NotForATriangle) {
       << program.kernels[0].registerTileReason;
 }
 
+TEST_F(RegisterTileTest, NotForAWeightedStencil) {
+  // B[i][j] += W[d] * A[i + d][j] over d at 4096: an accumulator, and W
+  // read by every thread, but nothing shared along one member only.
+  auto scop = newScop(ctx(), {}, "{ : }");
+  addArray(*scop, "A", {"{ [(4104)] }", "{ [(4096)] }"});
+  addArray(*scop, "B", {"{ [(4096)] }", "{ [(4096)] }"});
+  addArray(*scop, "W", {"{ [(9)] }"});
+  addStatement(*scop, "S0",
+               "{ S0[i, j, d] : 0 <= i < 4096 and 0 <= j < 4096 and "
+               "0 <= d < 9 }",
+               {"i", "j", "d"}, {0, 0, 0, 0},
+               {{Read, "B", "{ S0[i, j, d] -> B[i, j] }"},
+                {Read, "W", "{ S0[i, j, d] -> W[d] }"},
+                {Read, "A", "{ S0[i, j, d] -> A[i + d, j] }"},
+                {Write, "B", "{ S0[i, j, d] -> B[i, j] }"}});
+  scop->originalSchedule =
+      isl::union_map(ctx(), "{ S0[i, j, d] -> [0, i, 0, j, 0, d, 0] }");
+  GpuProgram program = runGpuPipeline(*scop, tiled());
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_FALSE(program.kernels[0].registerTiled());
+  EXPECT_NE(std::string::npos,
+            program.kernels[0].registerTileReason.find("not the shape"))
+      << program.kernels[0].registerTileReason;
+}
+
 TEST_F(RegisterTileTest, RequestedSizes) {
   auto scop = squareGemm(ctx(), 256);
   PipelineOptions options = tiled();
