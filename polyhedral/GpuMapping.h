@@ -51,6 +51,12 @@ struct GpuMappingOptions {
   /// replaces the model's choice for every kernel that qualifies.
   bool registerTiles = true;
   std::vector<unsigned> registerTile;
+  /// Reads that shared memory will stage when they are uncoalesced
+  /// (`--stage-uncoalesced`, SharedMemory.h): in the kernels where it
+  /// stages them, threadIdx.x goes first to the member that coalesces the
+  /// references staging cannot fix (writes, and reads of arrays the kernel
+  /// writes); a transposition writes coalesced and stages its read.
+  StageUncoalesced stageUncoalesced = StageUncoalesced::Blocks;
   /// The GPU that block sizes and `auto` thread order are fitted to.
   DeviceModel device;
 };

@@ -146,6 +146,18 @@ struct BlockReduction {
   isl::union_set owners;
 };
 
+/// Which reads without reuse that consecutive threads read uncoalesced go
+/// through shared memory (`--stage-uncoalesced`; Baskaran et al.: stage
+/// what no schedule coalesces).
+enum class StageUncoalesced {
+  Off,
+  /// Once per block, in kernels without a loop to tile (a transposition's
+  /// read): the default.
+  Blocks,
+  /// Also per tile of a loop each thread runs (mv's A[i][j]).
+  All,
+};
+
 /// An array read through shared memory in a kernel: per tile of the
 /// kernel's tiled loop (Kernel::sharedLoop), the threads of a block copy
 /// the elements the block reads in that tile (coalesced: consecutive

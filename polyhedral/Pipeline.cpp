@@ -195,6 +195,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
     // Register tiles hold their points' accumulators in registers.
     GpuMappingOptions mapping = options.mapping;
     mapping.registerTiles &= options.registers;
+    mapping.stageUncoalesced =
+        options.shared ? options.stageUncoalesced : StageUncoalesced::Off;
     mapToGpu(program, mapping);
   });
   dump(options, "mapping", [&] { return toString(program.schedule); });

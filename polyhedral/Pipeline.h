@@ -40,7 +40,7 @@ struct PipelineOptions {
   bool shared = true;
   /// Shared-memory tiles also for uncoalesced reads without reuse
   /// (`--stage-uncoalesced`).
-  bool stageUncoalesced = false;
+  StageUncoalesced stageUncoalesced = StageUncoalesced::Blocks;
   /// How the host/device copies move their bytes (`--transfers`).
   TransferMethod transfers = TransferMethod::Auto;
   /// Host loops of launches as persistent kernels (`--persistent`; the

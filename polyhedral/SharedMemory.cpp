@@ -140,9 +140,9 @@ unsigned memberOnHardware(const Kernel &kernel, unsigned hardware) {
 class SharedPromoter {
 public:
   SharedPromoter(const GpuProgram &program, Kernel &kernel, unsigned tileSize,
-                 bool stageUncoalesced)
+                 StageUncoalesced stage)
       : program(program), scop(*program.scop), kernel(kernel),
-        tileSize(tileSize), stageUncoalesced(stageUncoalesced) {}
+        tileSize(tileSize), stage(stage) {}
 
   void run(const isl::schedule_node &mark) {
     // mark -> filter (block) -> band (tiles) -> mark shared -> mark thread
@@ -198,18 +198,19 @@ private:
   const Scop &scop;
   Kernel &kernel;
   unsigned tileSize;
-  bool stageUncoalesced;
+  StageUncoalesced stage;
   /// Candidates without reuse, staged because they are uncoalesced.
   std::set<unsigned> forCoalescing;
 
   /// Arrays the kernel only reads, through affine subscripts, that its
   /// threads reuse: one reference reads an element for neighbouring
   /// threads (broadcast), or several references read the array (a
-  /// stencil's neighbourhood). With `stageUncoalesced`, in a `tiled`
-  /// kernel, also those with a reference that consecutive threads of a
-  /// warp read a row or more apart (mv's A[i][j] with threadIdx.x along
-  /// i): the block's copy of a tile reads its rows coalesced (Baskaran et
-  /// al.: stage through shared memory what no schedule coalesces).
+  /// stencil's neighbourhood). As `stage` says, also those with a
+  /// reference that consecutive threads of a warp read a row or more apart
+  /// (a transposition's A[i][j] with threadIdx.x along i, once per block;
+  /// with All, mv's A[i][j] with threadIdx.x along i, per tile of j):
+  /// the block's copy reads its rows coalesced (Baskaran et al.: stage
+  /// through shared memory what no schedule coalesces).
   std::vector<unsigned> candidateArrays(bool tiled) {
     std::vector<unsigned> result;
     unsigned x = memberOnHardware(kernel, 0);
@@ -235,7 +236,9 @@ private:
         continue;
       if (broadcast || references > 1) {
         result.push_back(a);
-      } else if (stageUncoalesced && tiled && uncoalesced) {
+      } else if (uncoalesced && (stage == StageUncoalesced::All ||
+                                 (stage == StageUncoalesced::Blocks &&
+                                  !tiled))) {
         result.push_back(a);
         forCoalescing.insert(a);
       }
@@ -243,8 +246,8 @@ private:
     if (result.empty()) {
       kernel.sharedReason = "no array that the kernel only reads is reused "
                             "across the threads of a block";
-      if (stageUncoalesced)
-        kernel.sharedReason += " or read uncoalesced in a tiled loop";
+      if (stage == StageUncoalesced::All || (stage == StageUncoalesced::Blocks && !tiled))
+        kernel.sharedReason += " or read uncoalesced";
     }
     return result;
   }
@@ -325,6 +328,7 @@ private:
         node.get_prefix_schedule_union_map().intersect_domain(instances);
     isl::set tiles = prefix.range().as_set();
     std::vector<isl::map> offsets, copies;
+    std::vector<std::string> narrow; // staged for coalescing, but too narrow
     unsigned bytes = 0;
     for (unsigned a : arrays) {
       isl::union_map accesses = isl::union_map::empty(scop.ctx);
@@ -345,6 +349,14 @@ private:
       for (unsigned d = 0; d < size.size(); ++d)
         shared.sizes.push_back(size.at(d).num_si());
       unsigned eb = elementBytes(scop.arrays[a].type);
+      // Staged for coalescing, the copy must read whole 32-byte sectors
+      // along its rows: a column of the block (A[i][k] with k fixed) is
+      // read as uncoalesced by the copy as by the threads.
+      if (forCoalescing.count(a) &&
+          shared.sizes.back() * long(eb) < long(kSectorBytes)) {
+        narrow.push_back(scop.arrays[a].name);
+        continue;
+      }
       std::vector<ThreadStep> steps = threadSteps(a, shared);
       std::vector<unsigned> totals;
       shared.padding = choosePadding(shared.sizes, eb, steps, &totals);
@@ -376,6 +388,11 @@ private:
     if (kernel.sharedTiles.empty()) {
       kernel.sharedReason = "no footprint has a box of fixed size that fits "
                             "in shared memory";
+      for (const std::string &name : narrow)
+        kernel.sharedReason +=
+            "; the block's rows of " + name + " are narrower than a " +
+            std::to_string(kSectorBytes) +
+            "-byte sector, so a copy would read them as uncoalesced";
       return false;
     }
     kernel.sharedTileSize = tiled ? tileSize : 0;
@@ -436,7 +453,7 @@ private:
 } // namespace
 
 void promoteToShared(GpuProgram &program, unsigned tileSize,
-                     bool stageUncoalesced) {
+                     StageUncoalesced stage) {
   isl::schedule_node root = program.schedule.get_root();
   if (root.n_children() == 0)
     return;
@@ -453,7 +470,7 @@ void promoteToShared(GpuProgram &program, unsigned tileSize,
     isl::schedule_node mark = findKernelMark(root.child(0), kernel);
     if (mark.is_null())
       continue;
-    SharedPromoter(program, kernel, tileSize, stageUncoalesced).run(mark);
+    SharedPromoter(program, kernel, tileSize, stage).run(mark);
   }
 }
 

@@ -20,6 +20,8 @@ namespace polycuda::polyhedral {
 /// Shared memory as Baskaran et al. (ICS 2008) model it: 32 banks of
 /// 4-byte words, a warp of 32 threads along threadIdx.x.
 inline constexpr unsigned kBanks = 32;
+/// The unit of global memory transactions (an L2 sector).
+inline constexpr unsigned kSectorBytes = 32;
 /// Static shared memory per block.
 inline constexpr unsigned kSharedBytes = 48 * 1024;
 
@@ -51,10 +53,11 @@ isl::schedule_node findKernelMark(const isl::schedule_node &node,
 /// (a loop each thread runs, gemm's k: tiled by `tileSize`, its tile loop
 /// above the threads), else once per block (a stencil's neighbourhood) (copy statements `polycuda_offsets_N`,
 /// `polycuda_copy_N`, barriers `polycuda_sync_0` and `polycuda_sync_1`).
-/// With `stageUncoalesced`, also arrays without reuse that a tiled kernel
-/// reads uncoalesced (SharedTile::forCoalescing).
+/// Also arrays without reuse that the kernel reads uncoalesced
+/// (SharedTile::forCoalescing): once per block in kernels without a loop to
+/// tile unless `stage` is Off, per tile as well if it is All.
 void promoteToShared(GpuProgram &program, unsigned tileSize = 32,
-                     bool stageUncoalesced = false);
+                     StageUncoalesced stage = StageUncoalesced::Blocks);
 
 } // namespace polycuda::polyhedral
 

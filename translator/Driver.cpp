@@ -178,12 +178,15 @@ struct Options {
       cl::desc("Read every reference of a kernel from global memory (no "
                "shared-memory tiles)"),
       cl::cat(category)};
-  cl::opt<bool> stageUncoalesced{
+  cl::opt<std::string> stageUncoalesced{
       "stage-uncoalesced",
-      cl::desc("Also copy through shared-memory tiles the arrays a tiled "
-               "kernel only reads, without reuse, whose references "
-               "consecutive threads read uncoalesced (mv's A[i][j]); off "
-               "by default until measured on the GPU"),
+      cl::desc("Which arrays a kernel only reads, without reuse, and whose "
+               "references consecutive threads read uncoalesced go through "
+               "shared-memory tiles: blocks (default: once per block, in "
+               "kernels without a loop to tile, a transposition's read), "
+               "all (also per tile of a loop, mv's A[i][j]; the bare option "
+               "means all) or off"),
+      cl::value_desc("blocks|all|off"), cl::ValueOptional, cl::init("blocks"),
       cl::cat(category)};
   cl::opt<unsigned long> maxOperations{
       "schedule-max-operations",
@@ -592,7 +595,18 @@ bool pipelineOptions(const Options &options,
     pipeline.mapping.registerTile = {x, y};
   }
   pipeline.shared = !options.noShared;
-  pipeline.stageUncoalesced = options.stageUncoalesced;
+  const std::string &stage = options.stageUncoalesced;
+  if (stage == "blocks") {
+    pipeline.stageUncoalesced = polyhedral::StageUncoalesced::Blocks;
+  } else if (stage == "all" || stage.empty()) {
+    pipeline.stageUncoalesced = polyhedral::StageUncoalesced::All;
+  } else if (stage == "off") {
+    pipeline.stageUncoalesced = polyhedral::StageUncoalesced::Off;
+  } else {
+    llvm::errs() << "polycuda: error: unknown --stage-uncoalesced '" << stage
+                 << "'; expected blocks, all or off\n";
+    return false;
+  }
   pipeline.scheduling.maxOperations = options.maxOperations;
   pipeline.dependenceMaxOperations = options.dependenceMaxOperations;
   pipeline.dumpAfter = options.dumpAfter;

@@ -4,12 +4,15 @@
 # -DBENCH` into bench/runner/carry/generated/*.cu and *.host.c and copies
 # runtime/ next to them, so that run.sh can build the harness on the GPU host
 # with CUDA and CMake alone.  gemm.c is translated once per size in GEMM_SIZES.
+# CARRY replaces the folder, POLYCUDA_FLAGS adds translator flags (another
+# version of the generated code, e.g. POLYCUDA_FLAGS=--stage-uncoalesced).
 #   bash bench/runner/prepare.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 polycuda=${POLYCUDA:-$root/build/translator/polycuda}
 runner=$root/bench/runner
-carry=$runner/carry
+carry=${CARRY:-$runner/carry}
+read -r -a flags <<< "${POLYCUDA_FLAGS-}"
 GEMM_SIZES=${GEMM_SIZES:-2048 4096}
 [ -x "$polycuda" ] || { echo "prepare.sh: $polycuda not built" >&2; exit 1; }
 rm -rf "$carry" && mkdir -p "$carry/generated"
@@ -24,7 +27,7 @@ translate() {
   local src=$1 out=$2; shift 2
   local defs=(-DBENCH "$@") tmp=$carry/generated/.tmp.cu
   local host=${out%.cu}.host.c
-  if ! "$polycuda" --target=cuda "${defs[@]}" "$src" -o "$tmp" \
+  if ! "$polycuda" --target=cuda ${flags[@]+"${flags[@]}"} "${defs[@]}" "$src" -o "$tmp" \
       --host-output="$tmp.host" 2> "${out%.cu}.log"; then
     echo "prepare.sh: polycuda refused $src ($*):" >&2
     cat "${out%.cu}.log" >&2
@@ -54,6 +57,7 @@ for src in "$runner/kernels/"*.c; do
   fi
 done
 echo "$GEMM_SIZES" > "$carry/gemm_sizes.txt"
-git -C "$root" rev-parse HEAD > "$carry/commit.txt" 2>/dev/null || echo unknown > "$carry/commit.txt"
+{ git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown; } > "$carry/commit.txt"
+echo "${flags[*]:-(default flags)}" > "$carry/flags.txt"
 "$polycuda" --version > "$carry/polycuda_version.txt" 2>&1 || true
 echo "prepared $(ls "$carry/generated" | grep -c '\.cu$') generated files in $carry"

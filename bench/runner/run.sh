@@ -3,15 +3,18 @@
 # builds bench/runner (harness + bench/baselines + the generated code in
 # bench/runner/carry, written here by prepare.sh) with CMake, runs it once and
 # writes $OUT/bench.csv, $OUT/bench.log, $OUT/build.log, $OUT/gpu.txt.
+# CARRY (default bench/runner/carry) names prepare.sh's folder, BENCH_BUILD_DIR
+# the build folder (one per carry).
 #   bash bench/runner/run.sh [harness options, e.g. --quick --only gemm]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 runner=$root/bench/runner
 out=${OUT:-$runner/out}
 build=${BENCH_BUILD_DIR:-/tmp/polycuda_bench_build}
+carry=$(cd "${CARRY:-$runner/carry}" 2>/dev/null && pwd || echo "${CARRY:-$runner/carry}")
 mkdir -p "$out"
-if [ ! -f "$runner/carry/generated/gemm_2048.cu" ]; then
-  echo "run.sh: $runner/carry missing: run prepare.sh here and carry bench/runner/carry" >&2
+if [ ! -f "$carry/generated/gemm_2048.cu" ]; then
+  echo "run.sh: $carry missing: run prepare.sh here and carry it" >&2
   exit 1
 fi
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -22,12 +25,12 @@ driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null
   nvidia-smi 2>&1
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu,persistence_mode,mig.mode.current --format=csv 2>&1
 } > "$out/gpu.txt"
-commit=$(cat "$runner/carry/commit.txt" 2>/dev/null || echo unknown)
+commit=$(cat "$carry/commit.txt" 2>/dev/null || echo unknown)
 echo "gpu: $(head -1 <(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader))  commit: $commit"
 
 t0=$(date +%s)
 if ! { cmake -S "$runner" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-         -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" &&
+         -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" -DPOLYCUDA_BENCH_CARRY="$carry" &&
        cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1; then
   echo "run.sh: build failed; tail of $out/build.log:"
   tail -40 "$out/build.log"

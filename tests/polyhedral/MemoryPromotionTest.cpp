@@ -309,7 +309,7 @@ const polyhedral::SharedTile *tileOf(const GpuProgram &program,
 // (threads along j) and stays in global memory.
 TEST_F(MemoryPromotionTest, StageUncoalescedStagesMvButNotTmv) {
   PipelineOptions options;
-  options.stageUncoalesced = true;
+  options.stageUncoalesced = polyhedral::StageUncoalesced::All;
   // Blocks of 64 threads: A's tile of 64 rows of 32 + 1 doubles fits in
   // 48 KB; one of 256 rows (the default block) does not.
   options.mapping.default1D = {64};
@@ -341,9 +341,69 @@ TEST_F(MemoryPromotionTest, StageUncoalescedStagesMvButNotTmv) {
   EXPECT_EQ(nullptr, tileOf(plain, "A"));
   // A 256 x 33 tile of doubles does not fit: A stays in global memory.
   PipelineOptions wide;
-  wide.stageUncoalesced = true;
+  wide.stageUncoalesced = polyhedral::StageUncoalesced::All;
   GpuProgram big = runGpuPipeline(*mvSource, wide);
   EXPECT_EQ(nullptr, tileOf(big, "A"));
+}
+
+/// B[j][i] = A[i][j] on an n x n square.
+std::unique_ptr<polyhedral::Scop> transposeScop(isl::ctx ctx) {
+  auto scop = newScop(ctx, {"n"}, "[n] -> { : }");
+  addArray(*scop, "A", {"[n] -> { [(n)] }", "[n] -> { [(n)] }"});
+  addArray(*scop, "B", {"[n] -> { [(n)] }", "[n] -> { [(n)] }"});
+  addStatement(*scop, "S0", "[n] -> { S0[i, j] : 0 <= i < n and 0 <= j < n }",
+               {"i", "j"}, {0, 0, 0},
+               {{Read, "A", "[n] -> { S0[i, j] -> A[i, j] }"},
+                {Write, "B", "[n] -> { S0[i, j] -> B[j, i] }"}});
+  scop->originalSchedule =
+      isl::union_map(ctx, "[n] -> { S0[i, j] -> [0, i, 0, j, 0] }");
+  return scop;
+}
+
+// A transposition coalesces either its read or its write. Staging can fix
+// only the read, so by default (--stage-uncoalesced=blocks: a kernel without
+// a loop to tile) threadIdx.x runs along i (B's rows are written coalesced)
+// and A goes through a shared tile that the block copies along A's rows and
+// the threads read down its columns: with 32 x 32 blocks, tile[32][32 + 1]
+// (Baskaran et al.'s padding). With --stage-uncoalesced=off, threadIdx.x
+// runs along the innermost loop j (A read coalesced) and nothing is staged.
+TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
+  auto source = transposeScop(ctx());
+  PipelineOptions options;
+  options.mapping.default2D = {32, 32};
+  options.mapping.fitDefaults = false;
+  GpuProgram staged = runGpuPipeline(*source, options);
+  ASSERT_EQ(1u, staged.kernels.size());
+  const Kernel &kernel = staged.kernels[0];
+  ASSERT_EQ(2u, kernel.numMapped);
+  EXPECT_EQ(0u, kernel.hardwareDim[0]); // i on threadIdx.x
+  EXPECT_EQ(1u, kernel.hardwareDim[1]);
+  const polyhedral::SharedTile *a = tileOf(staged, "A");
+  ASSERT_NE(nullptr, a) << kernel.sharedReason;
+  EXPECT_TRUE(a->forCoalescing);
+  EXPECT_EQ((std::vector<long>{32, 32}), a->sizes);
+  EXPECT_EQ(1u, a->padding);
+  EXPECT_LT(a->conflicts, a->conflictsUnpadded);
+  EXPECT_TRUE(kernel.sharedLoop.empty()); // once per block
+  EXPECT_EQ(nullptr, tileOf(staged, "B"));
+
+  // The default block of a transposition is 32 x 32, so that each warp of
+  // the copy reads a row of 32 elements of A.
+  GpuProgram fitted = runGpuPipeline(*source, PipelineOptions());
+  ASSERT_EQ(1u, fitted.kernels.size());
+  EXPECT_EQ((std::vector<unsigned>{32, 32}), fitted.kernels[0].blockSize);
+  const polyhedral::SharedTile *fittedA = tileOf(fitted, "A");
+  ASSERT_NE(nullptr, fittedA) << fitted.kernels[0].sharedReason;
+  EXPECT_EQ(1u, fittedA->padding);
+
+  PipelineOptions off;
+  off.stageUncoalesced = polyhedral::StageUncoalesced::Off;
+  off.mapping.default2D = {32, 32};
+  off.mapping.fitDefaults = false;
+  GpuProgram plain = runGpuPipeline(*source, off);
+  ASSERT_EQ(1u, plain.kernels.size());
+  EXPECT_EQ(1u, plain.kernels[0].hardwareDim[0]); // j on threadIdx.x
+  EXPECT_TRUE(plain.kernels[0].sharedTiles.empty());
 }
 
 } // namespace
