@@ -171,6 +171,9 @@ private:
   GpuProgram &program;
   const GpuMappingOptions &options;
   const Scop &scop;
+  /// Per reduction statement, the statements splitReductionInits ordered
+  /// before it.
+  std::map<std::string, std::string> initsSplitOff;
 
   /// Whether the subtree at `node` (a child of a sequence) would be a
   /// one-thread kernel of its own.
@@ -266,7 +269,93 @@ public:
     return root;
   }
 
+  /// The tree at `root` with the statements that set a reduction's
+  /// elements before it ordered before the reduction, where isl fused them
+  /// into the reduction's band (mv's `y[i] = 0` with `y[i] += A[i][j] *
+  /// x[j]`, band [i; 0 | j]): they become a kernel of their own, and the
+  /// reduction a kernel whose lanes share its loop (findReduction), instead
+  /// of one thread per element running the whole loop. isl's order_before
+  /// splits the band; legal because no dependence within one iteration of
+  /// the loops around the band goes from the reduction to them.
+  isl::schedule_node splitReductionInits(isl::schedule_node root) {
+    for (isl::schedule_node node = bandWithInits(root); !node.is_null();
+         node = bandWithInits(root)) {
+      isl::union_set inits = *initsOf(node);
+      std::string names;
+      for (const isl::set &set : setsOf(inits))
+        names += (names.empty() ? "" : ", ") + tupleName(set);
+      for (const isl::set &set : setsOf(domainOf(node).subtract(inits)))
+        initsSplitOff[tupleName(set)] = names;
+      root = node.order_before(inits).root();
+    }
+    return root;
+  }
+
 private:
+  /// The first band below `node` that splitReductionInits splits.
+  isl::schedule_node bandWithInits(const isl::schedule_node &node) const {
+    if (node.isa<isl::schedule_node_mark>() &&
+        markId(node).name() == kHostMark)
+      return isl::schedule_node();
+    if (node.isa<isl::schedule_node_band>() && initsOf(node))
+      return node;
+    for (int i = 0, n = node.n_children(); i < n; ++i) {
+      isl::schedule_node found = bandWithInits(node.child(i));
+      if (!found.is_null())
+        return found;
+    }
+    return isl::schedule_node();
+  }
+
+  /// For a band of at most one parallel member and one more over
+  /// statements only, some of them updates of a reduction and the others
+  /// writes of the arrays the updates reduce (their initial values): the
+  /// others, if no dependence within one iteration of the outer loops
+  /// goes from an update to them.
+  std::optional<isl::union_set> initsOf(const isl::schedule_node &node) const {
+    if (!options.reductions || !program.deps.complete)
+      return std::nullopt;
+    unsigned members = node.as<isl::schedule_node_band>().n_member();
+    if (leadingCoincident(node) + 1 != members || members > 2 ||
+        !onlyStatementsBelow(node.child(0)))
+      return std::nullopt;
+    isl::union_set instances = domainOf(node);
+    isl::union_set updates = isl::union_set::empty(scop.ctx);
+    isl::union_set inits = isl::union_set::empty(scop.ctx);
+    std::set<unsigned> reduced;
+    std::vector<const Statement *> others;
+    for (const isl::set &set : setsOf(instances)) {
+      const Statement *stmt = scop.findStatement(tupleName(set));
+      if (!stmt)
+        return std::nullopt;
+      std::optional<ReductionForm> form = reductionForm(*stmt);
+      if (form && isBounded(stmt->domain)) {
+        updates = updates.unite(isl::union_set(set));
+        reduced.insert(stmt->accesses[form->write].array);
+      } else {
+        inits = inits.unite(isl::union_set(set));
+        others.push_back(stmt);
+      }
+    }
+    if (updates.is_empty() || inits.is_empty())
+      return std::nullopt;
+    for (const Statement *stmt : others)
+      for (const Access &access : stmt->accesses)
+        if (access.kind != Access::Kind::Read && !reduced.count(access.array))
+          return std::nullopt;
+    isl::union_map prefix =
+        node.get_prefix_schedule_union_map().intersect_domain(instances);
+    isl::union_map backwards = program.deps.flow.unite(program.deps.anti)
+                                   .unite(program.deps.output)
+                                   .intersect_domain(updates)
+                                   .intersect_range(inits)
+                                   .intersect(prefix.apply_range(
+                                       prefix.reverse()));
+    if (!backwards.is_empty())
+      return std::nullopt;
+    return inits;
+  }
+
   /// The sequence below `node` whose first two or more children, not all,
   /// are together `run` (splitting it after them keeps the order), or a
   /// null node.
@@ -541,6 +630,18 @@ private:
         ": the threads of a block share the loop's iterations and combine "
         "their partial results (reordering them; --reductions=off keeps "
         "the sequential order)";
+    for (const std::string &name : kernel.statements) {
+      auto split = initsSplitOff.find(name);
+      if (split != initsSplitOff.end())
+        reduction.reason +=
+            "; " + split->second + ", which set" +
+            (split->second.find(',') == std::string::npos ? "s" : "") +
+            " its elements first in the same band, run" +
+            (split->second.find(',') == std::string::npos ? "s" : "") +
+            " before it in a kernel of its own (no dependence within an "
+            "iteration of the loops around the band goes back from the "
+            "reduction to it)";
+    }
     return reduction;
   }
 
@@ -990,6 +1091,7 @@ void mapToGpu(GpuProgram &program, const GpuMappingOptions &options) {
     return;
   // One-thread kernels that follow each other become one; the host's
   // scalar code is then split off the whole tree (below).
+  root = mapper.splitReductionInits(root);
   root = mapper.groupOneThreadKernels(root);
   auto [code, scalars] = hostScalarCode(program);
   if (code.empty()) {

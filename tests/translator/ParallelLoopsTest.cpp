@@ -96,16 +96,30 @@ TEST_F(ParallelLoopsTest, TwoMmRunsIAndJOfBothProductsInParallel) {
   EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("D", 3)));
 }
 
+// Rows, then columns; the products' initializations run in kernels of
+// their own, so that lanes share each product's reduced loop (j, then i).
 TEST_F(ParallelLoopsTest, AtaxRunsRowsThenColumnsInParallel) {
   translate("atax");
-  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("tmp", 2)));
-  EXPECT_EQ((Loops{"j"}), parallelLoops(statement("y", 2)));
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("tmp", 2)));
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("y", 2)));
 }
 
+// Each product's initialization (s[j] = 0, q[i] = 0) runs in a kernel of
+// its own, so that the lanes of a block share the reduction's loop: both
+// loops of each product are mapped, the reduced one to the lanes.
 TEST_F(ParallelLoopsTest, BicgRunsEachReductionOverItsOwnIndex) {
   translate("bicg");
-  EXPECT_EQ((Loops{"j"}), parallelLoops(statement("s", 2)));
-  EXPECT_EQ((Loops{"i"}), parallelLoops(statement("q", 2)));
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("s", 2)));
+  EXPECT_EQ((Loops{"i", "j"}), parallelLoops(statement("q", 2)));
+  unsigned reductions = 0;
+  for (const polyhedral::Kernel &kernel : program.kernels)
+    if (kernel.reduction) {
+      ++reductions;
+      EXPECT_NE(std::string::npos, kernel.reduction->reason.find(
+                                       "runs before it in a kernel of its own"))
+          << kernel.reduction->reason;
+    }
+  EXPECT_EQ(2u, reductions);
 }
 
 TEST_F(ParallelLoopsTest, Jacobi2dKeepsTimeOnTheHostAndSpaceParallel) {
