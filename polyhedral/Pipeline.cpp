@@ -206,7 +206,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
            [&] {
              promoteToRegisters(program);
              if (options.shared)
-               promoteToShared(program, 32, options.stageUncoalesced);
+               promoteToShared(program, 32, options.stageUncoalesced,
+                               options.sharedNeighbourhoodMin);
              if (options.registers)
                promoteAccumulators(program);
              insertBlockReductions(program);

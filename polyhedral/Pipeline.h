@@ -14,6 +14,7 @@
 #include "Persistent.h"
 #include "ScalarExpansion.h"
 #include "Scheduling.h"
+#include "SharedMemory.h"
 
 #include <functional>
 #include <memory>
@@ -41,6 +42,9 @@ struct PipelineOptions {
   /// Shared-memory tiles also for uncoalesced reads without reuse
   /// (`--stage-uncoalesced`).
   StageUncoalesced stageUncoalesced = StageUncoalesced::Blocks;
+  /// References from which a stencil's neighbourhood goes through shared
+  /// memory (`--shared-neighbourhood-min`, SharedMemory.h).
+  unsigned sharedNeighbourhoodMin = kMinNeighbourhoodReferences;
   /// How the host/device copies move their bytes (`--transfers`).
   TransferMethod transfers = TransferMethod::Auto;
   /// Host loops of launches as persistent kernels (`--persistent`; the

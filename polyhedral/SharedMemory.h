@@ -22,6 +22,9 @@ namespace polycuda::polyhedral {
 inline constexpr unsigned kBanks = 32;
 /// The unit of global memory transactions (an L2 sector).
 inline constexpr unsigned kSectorBytes = 32;
+/// References of an array (a stencil's points) from which a block copies
+/// their neighbourhood into shared memory: fewer hit the L1 cache as well.
+inline constexpr unsigned kMinNeighbourhoodReferences = 9;
 /// Static shared memory per block.
 inline constexpr unsigned kSharedBytes = 48 * 1024;
 
@@ -56,8 +59,10 @@ isl::schedule_node findKernelMark(const isl::schedule_node &node,
 /// Also arrays without reuse that the kernel reads uncoalesced
 /// (SharedTile::forCoalescing): once per block in kernels without a loop to
 /// tile unless `stage` is Off, per tile as well if it is All.
+/// `neighbourhoodMin` replaces kMinNeighbourhoodReferences.
 void promoteToShared(GpuProgram &program, unsigned tileSize = 32,
-                     StageUncoalesced stage = StageUncoalesced::Blocks);
+                     StageUncoalesced stage = StageUncoalesced::Blocks,
+                     unsigned neighbourhoodMin = kMinNeighbourhoodReferences);
 
 } // namespace polycuda::polyhedral
 

@@ -253,6 +253,13 @@ struct Options {
                "reordered); off: each element's loop runs on one thread in "
                "the sequential order"),
       cl::init("on"), cl::cat(category)};
+  cl::opt<unsigned> sharedNeighbourhoodMin{
+      "shared-neighbourhood-min",
+      cl::desc("References of an array that a kernel only reads (a "
+               "stencil's points) from which its block copies their "
+               "neighbourhood into shared memory (default 9: a five-point "
+               "stencil reads through the L1 cache)"),
+      cl::init(9), cl::cat(category)};
   cl::opt<unsigned long> reductionHostLoopMin{
       "reduction-host-loop-min",
       cl::desc("With --reductions=on: a sequential loop that one thread "
@@ -629,6 +636,7 @@ bool pipelineOptions(const Options &options,
     return false;
   }
   pipeline.mapping.reductions = options.reductions == "on";
+  pipeline.sharedNeighbourhoodMin = std::max(2u, options.sharedNeighbourhoodMin.getValue());
   pipeline.mapping.reductionHostMinIterations =
       static_cast<long>(std::min<unsigned long>(options.reductionHostLoopMin,
                                                 1ul << 40));

@@ -239,9 +239,20 @@ std::unique_ptr<polyhedral::Scop> jacobi2dScop(isl::ctx ctx) {
   return scop;
 }
 
+// By default a five-point stencil reads A from global memory (the L1 cache
+// serves its reuse); from 9 references on (--shared-neighbourhood-min) the
+// block copies the neighbourhood into shared memory, here from 5.
 TEST_F(MemoryPromotionTest, Jacobi2dCopiesItsNeighbourhoodOncePerBlock) {
   auto scop = jacobi2dScop(ctx());
-  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  GpuProgram plain = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(2u, plain.kernels.size());
+  EXPECT_TRUE(plain.kernels[0].sharedTiles.empty());
+  EXPECT_NE(std::string::npos,
+            plain.kernels[0].sharedReason.find("9 references or more"))
+      << plain.kernels[0].sharedReason;
+  PipelineOptions options;
+  options.sharedNeighbourhoodMin = 5;
+  GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(2u, program.kernels.size());
   // The stencil: A read through five references, a 10 x 34 tile (the
   // block's 8 x 32 points and a halo of one), copied once (no loop to

@@ -69,6 +69,9 @@ protected:
     // The snippets' arrays are small: on a GPU of one SM their kernels keep
     // the default blocks (256, 32 x 8) instead of shrinking to fill it.
     options.pipeline.mapping.device.multiprocessors = 1;
+    // The five-point stencils read their neighbourhood through shared
+    // tiles (by default only stencils of 9 points or more do).
+    options.pipeline.sharedNeighbourhoodMin = 2;
     if (off)
       options.pipeline.persistent.disabledReason = "turned off";
     if (!sizesKey.empty())
