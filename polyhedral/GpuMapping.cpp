@@ -667,6 +667,9 @@ private:
                    (options.stageUncoalesced == StageUncoalesced::Blocks &&
                     !loopToTile));
     kernel.hardwareDim = hardwareOrder(scop, kernel.accesses, mapped, staged);
+    bool transposition = staged && mapped == 2 &&
+                         kernel.hardwareDim[mapped - 1] != 0 &&
+                         readsUncoalescedAlongX(kernel);
     std::optional<std::vector<unsigned>> requested =
         sizesFromOption(kernel, mapped);
     if (kernel.reduction) {
@@ -716,7 +719,7 @@ private:
       }
     } else if (requested) {
       kernel.sizing = blockFromOption(*requested);
-    } else if (staged && mapped == 2 && kernel.hardwareDim[mapped - 1] != 0) {
+    } else if (transposition) {
       // A transposition: threadIdx.x runs along the outer member to write
       // coalesced, and its read is staged once per block. 32 rows along y
       // let each warp of the block's copy read a row of 32 elements (on
@@ -759,6 +762,30 @@ private:
     else
       kernel.order = chooseThreadOrder(scop, kernel, options.threadOrder,
                                        options.device);
+  }
+
+  /// Whether a reference of `kernel` to an array it only reads runs a row
+  /// or more apart along threadIdx.x (what promoteToShared stages).
+  bool readsUncoalescedAlongX(const Kernel &kernel) const {
+    std::set<unsigned> written;
+    for (const ReferenceAccess &ref : kernel.accesses) {
+      const Access &access =
+          scop.statements[ref.statement].accesses[ref.access];
+      if (access.kind != Access::Kind::Read)
+        written.insert(access.array);
+    }
+    unsigned x = 0;
+    while (kernel.hardwareDim[x] != 0)
+      ++x;
+    for (const ReferenceAccess &ref : kernel.accesses) {
+      const Access &access =
+          scop.statements[ref.statement].accesses[ref.access];
+      if (!written.count(access.array) &&
+          (ref.members[x].pattern == AccessPattern::Strided ||
+           ref.members[x].pattern == AccessPattern::Irregular))
+        return true;
+    }
+    return false;
   }
 
   /// Register tiling (MemoryPromotion.h): a kernel with two mapped members

@@ -407,6 +407,27 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   ASSERT_NE(nullptr, fittedA) << fitted.kernels[0].sharedReason;
   EXPECT_EQ(1u, fittedA->padding);
 
+  // A copy whose loops run across the rows of both arrays (B[j][i] =
+  // A[j][i], loop i outside) has threadIdx.x along i for both references:
+  // nothing to stage, the default 32 x 8 block.
+  auto across = newScop(ctx(), {"n"}, "[n] -> { : }");
+  addArray(*across, "A", {"[n] -> { [(n)] }", "[n] -> { [(n)] }"});
+  addArray(*across, "B", {"[n] -> { [(n)] }", "[n] -> { [(n)] }"});
+  addStatement(*across, "S0",
+               "[n] -> { S0[i, j] : 0 <= i < n and 0 <= j < n }", {"i", "j"},
+               {0, 0, 0},
+               {{Read, "A", "[n] -> { S0[i, j] -> A[j, i] }"},
+                {Write, "B", "[n] -> { S0[i, j] -> B[j, i] }"}});
+  across->originalSchedule =
+      isl::union_map(ctx(), "[n] -> { S0[i, j] -> [0, i, 0, j, 0] }");
+  GpuProgram copy = runGpuPipeline(*across, PipelineOptions());
+  ASSERT_EQ(1u, copy.kernels.size());
+  EXPECT_EQ(0u, copy.kernels[0].hardwareDim[0]); // i on threadIdx.x
+  EXPECT_TRUE(copy.kernels[0].sharedTiles.empty());
+  EXPECT_EQ((std::vector<unsigned>{32, 8}),
+            std::vector<unsigned>({copy.kernels[0].blockSize[0],
+                                   copy.kernels[0].blockSize[1]}));
+
   PipelineOptions off;
   off.stageUncoalesced = polyhedral::StageUncoalesced::Off;
   off.mapping.default2D = {32, 32};
