@@ -205,13 +205,13 @@ private:
 
   /// Arrays the kernel only reads, through affine subscripts, that its
   /// threads reuse: one reference reads an element for neighbouring
-  /// threads (broadcast), or kMinNeighbourhoodReferences or more
-  /// references read the array (a stencil's neighbourhood). As `stage` says, also those with a
-  /// reference that consecutive threads of a warp read a row or more apart
-  /// (a transposition's A[i][j] with threadIdx.x along i, once per block;
-  /// with All, mv's A[i][j] with threadIdx.x along i, per tile of j):
-  /// the block's copy reads its rows coalesced (Baskaran et al.: stage
-  /// through shared memory what no schedule coalesces).
+  /// threads (broadcast), or `neighbourhoodMin` or more references read
+  /// the array (a stencil's neighbourhood). As `stage` says, also those
+  /// with a reference that consecutive threads of a warp read a row or
+  /// more apart (a transposition's A[i][j] with threadIdx.x along i, once
+  /// per block; with All, mv's A[i][j] with threadIdx.x along i, per tile
+  /// of j): the block's copy reads its rows coalesced (Baskaran et al.:
+  /// stage through shared memory what no schedule coalesces).
   std::vector<unsigned> candidateArrays(bool tiled) {
     std::vector<unsigned> result;
     unsigned x = memberOnHardware(kernel, 0);
@@ -253,7 +253,8 @@ private:
           "no array that the kernel only reads is reused across the threads "
           "of a block (read by one thread's neighbours, or through " +
           std::to_string(neighbourhoodMin) + " references or more)";
-      if (stage == StageUncoalesced::All || (stage == StageUncoalesced::Blocks && !tiled))
+      if (stage == StageUncoalesced::All ||
+          (stage == StageUncoalesced::Blocks && !tiled))
         kernel.sharedReason += " or read uncoalesced";
     }
     return result;

@@ -636,7 +636,8 @@ bool pipelineOptions(const Options &options,
     return false;
   }
   pipeline.mapping.reductions = options.reductions == "on";
-  pipeline.sharedNeighbourhoodMin = std::max(2u, options.sharedNeighbourhoodMin.getValue());
+  pipeline.sharedNeighbourhoodMin =
+      std::max(2u, options.sharedNeighbourhoodMin.getValue());
   pipeline.mapping.reductionHostMinIterations =
       static_cast<long>(std::min<unsigned long>(options.reductionHostLoopMin,
                                                 1ul << 40));
