@@ -6,6 +6,10 @@
 #   prepare.sh [SIZE...]   default sizes: MEDIUM LARGE EXACT LARGEINT
 # POLYCUDA (the translator) and CARRY (the directory) override the defaults,
 # e.g. to translate with an older build for a before/after comparison.
+# Every translation runs without the processor-time budget (--cpu-budget=0):
+# on a loaded machine the budget's fallback, the scop on one thread, would
+# be checked instead of the parallel code (deriche's EXACT check did so
+# until 2026-11-27).
 # EXACT is MEDIUM translated with --fp-contract=off --reductions=off (no FMA,
 # no reordered sum): run.sh compares it with
 # the sequential build at tolerance 0. LARGEINT is LARGE with 32-bit index
@@ -29,9 +33,9 @@ for input in "$root/inputs/"*.c; do
   for size in $sizes; do
     out="$carry/generated/${name}_${size}.cu"
     start=$(date +%s%N)
-    flags=(-D${size}_DATASET)
-    [ "$size" = EXACT ] && flags=(-DMEDIUM_DATASET --fp-contract=off --reductions=off)
-    [ "$size" = LARGEINT ] && flags=(-DLARGE_DATASET)
+    flags=(--cpu-budget=0 -D${size}_DATASET)
+    [ "$size" = EXACT ] && flags=(--cpu-budget=0 -DMEDIUM_DATASET --fp-contract=off --reductions=off)
+    [ "$size" = LARGEINT ] && flags=(--cpu-budget=0 -DLARGE_DATASET)
     if "$polycuda" --target=cuda "${flags[@]}" "$input" -o "$out" \
         2> "$carry/generated/${name}_${size}.log"; then
       status=translated
