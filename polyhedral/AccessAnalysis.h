@@ -33,6 +33,14 @@ enum class AccessPattern {
   NoNeighbours, ///< a single thread along the member
 };
 
+/// Whether neighbouring threads with `pattern` access elements a row or
+/// more apart, or no single distance apart (neither coalesced nor one
+/// element).
+inline bool isUncoalesced(AccessPattern pattern) {
+  return pattern == AccessPattern::Strided ||
+         pattern == AccessPattern::Irregular;
+}
+
 /// One reference along one member.
 struct MemberAccess {
   AccessPattern pattern = AccessPattern::NoNeighbours;

@@ -62,6 +62,18 @@ std::vector<std::string> numberedNames(const std::string &prefix, unsigned n) {
   return names;
 }
 
+/// The arrays that `refs` write.
+std::set<unsigned> writtenArrays(const Scop &scop,
+                                 const std::vector<ReferenceAccess> &refs) {
+  std::set<unsigned> written;
+  for (const ReferenceAccess &ref : refs) {
+    const Access &access = scop.statements[ref.statement].accesses[ref.access];
+    if (access.kind != Access::Kind::Read)
+      written.insert(access.array);
+  }
+  return written;
+}
+
 /// Hardware dimension (0 = x) of each of the `mapped` members: x goes to
 /// the member along which most references are coalesced (consecutive
 /// threads touch consecutive elements, Baskaran et al. 2008); the others
@@ -71,12 +83,7 @@ std::vector<std::string> numberedNames(const std::string &prefix, unsigned n) {
 std::vector<unsigned> hardwareOrder(const Scop &scop,
                                     const std::vector<ReferenceAccess> &refs,
                                     unsigned mapped, bool stageReads) {
-  std::set<unsigned> written;
-  for (const ReferenceAccess &ref : refs) {
-    const Access &access = scop.statements[ref.statement].accesses[ref.access];
-    if (access.kind != Access::Kind::Read)
-      written.insert(access.array);
-  }
+  std::set<unsigned> written = writtenArrays(scop, refs);
   // Lexicographic: references staging cannot fix first.
   const long fixed = stageReads ? long(refs.size()) + 1 : 1;
   std::vector<long> score(mapped, 0);
@@ -278,9 +285,9 @@ public:
   /// splits the band; legal because no dependence within one iteration of
   /// the loops around the band goes from the reduction to them.
   isl::schedule_node splitReductionInits(isl::schedule_node root) {
-    for (isl::schedule_node node = bandWithInits(root); !node.is_null();
-         node = bandWithInits(root)) {
-      isl::union_set inits = *initsOf(node);
+    isl::union_set inits;
+    for (isl::schedule_node node = bandWithInits(root, inits);
+         !node.is_null(); node = bandWithInits(root, inits)) {
       std::string names;
       for (const isl::set &set : setsOf(inits))
         names += (names.empty() ? "" : ", ") + tupleName(set);
@@ -292,15 +299,20 @@ public:
   }
 
 private:
-  /// The first band below `node` that splitReductionInits splits.
-  isl::schedule_node bandWithInits(const isl::schedule_node &node) const {
+  /// The first band below `node` that splitReductionInits splits, with
+  /// its `inits` (initsOf).
+  isl::schedule_node bandWithInits(const isl::schedule_node &node,
+                                   isl::union_set &inits) const {
     if (node.isa<isl::schedule_node_mark>() &&
         markId(node).name() == kHostMark)
       return isl::schedule_node();
-    if (node.isa<isl::schedule_node_band>() && initsOf(node))
-      return node;
+    if (node.isa<isl::schedule_node_band>())
+      if (std::optional<isl::union_set> found = initsOf(node)) {
+        inits = *found;
+        return node;
+      }
     for (int i = 0, n = node.n_children(); i < n; ++i) {
-      isl::schedule_node found = bandWithInits(node.child(i));
+      isl::schedule_node found = bandWithInits(node.child(i), inits);
       if (!found.is_null())
         return found;
     }
@@ -632,15 +644,16 @@ private:
         "the sequential order)";
     for (const std::string &name : kernel.statements) {
       auto split = initsSplitOff.find(name);
-      if (split != initsSplitOff.end())
-        reduction.reason +=
-            "; " + split->second + ", which set" +
-            (split->second.find(',') == std::string::npos ? "s" : "") +
-            " its elements first in the same band, run" +
-            (split->second.find(',') == std::string::npos ? "s" : "") +
-            " before it in a kernel of its own (no dependence within an "
-            "iteration of the loops around the band goes back from the "
-            "reduction to it)";
+      if (split == initsSplitOff.end())
+        continue;
+      const char *s =
+          split->second.find(',') == std::string::npos ? "s" : "";
+      reduction.reason +=
+          "; " + split->second + ", which set" + s +
+          " its elements first in the same band, run" + s +
+          " before it in a kernel of its own (no dependence within an "
+          "iteration of the loops around the band goes back from the "
+          "reduction to it)";
     }
     return reduction;
   }
@@ -663,9 +676,7 @@ private:
     bool loopToTile =
         band.as<isl::schedule_node_band>().n_member() > mapped;
     bool staged = !kernel.reduction &&
-                  (options.stageUncoalesced == StageUncoalesced::All ||
-                   (options.stageUncoalesced == StageUncoalesced::Blocks &&
-                    !loopToTile));
+                  stagesUncoalesced(options.stageUncoalesced, loopToTile);
     kernel.hardwareDim = hardwareOrder(scop, kernel.accesses, mapped, staged);
     bool transposition = staged && mapped == 2 &&
                          kernel.hardwareDim[mapped - 1] != 0 &&
@@ -767,22 +778,13 @@ private:
   /// Whether a reference of `kernel` to an array it only reads runs a row
   /// or more apart along threadIdx.x (what promoteToShared stages).
   bool readsUncoalescedAlongX(const Kernel &kernel) const {
-    std::set<unsigned> written;
-    for (const ReferenceAccess &ref : kernel.accesses) {
-      const Access &access =
-          scop.statements[ref.statement].accesses[ref.access];
-      if (access.kind != Access::Kind::Read)
-        written.insert(access.array);
-    }
-    unsigned x = 0;
-    while (kernel.hardwareDim[x] != 0)
-      ++x;
+    std::set<unsigned> written = writtenArrays(scop, kernel.accesses);
+    unsigned x = memberOnHardware(kernel, 0);
     for (const ReferenceAccess &ref : kernel.accesses) {
       const Access &access =
           scop.statements[ref.statement].accesses[ref.access];
       if (!written.count(access.array) &&
-          (ref.members[x].pattern == AccessPattern::Strided ||
-           ref.members[x].pattern == AccessPattern::Irregular))
+          isUncoalesced(ref.members[x].pattern))
         return true;
     }
     return false;

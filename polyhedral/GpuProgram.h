@@ -158,6 +158,13 @@ enum class StageUncoalesced {
   All,
 };
 
+/// Whether `stage` stages uncoalesced reads in a kernel that has a loop to
+/// tile (`loopToTile`) or not.
+inline bool stagesUncoalesced(StageUncoalesced stage, bool loopToTile) {
+  return stage == StageUncoalesced::All ||
+         (stage == StageUncoalesced::Blocks && !loopToTile);
+}
+
 /// An array read through shared memory in a kernel: per tile of the
 /// kernel's tiled loop (Kernel::sharedLoop), the threads of a block copy
 /// the elements the block reads in that tile (coalesced: consecutive

@@ -230,8 +230,7 @@ private:
         for (const MemberAccess &m : ref.members)
           broadcast |= m.pattern == AccessPattern::Broadcast;
         if (x < ref.members.size())
-          uncoalesced |= ref.members[x].pattern == AccessPattern::Strided ||
-                         ref.members[x].pattern == AccessPattern::Irregular;
+          uncoalesced |= isUncoalesced(ref.members[x].pattern);
       }
       if (references == 0 || !readOnly || !affine || scop.arrays[a].rank() == 0)
         continue;
@@ -241,9 +240,7 @@ private:
       // 2140 us through the tile, 2947 us without.
       if (broadcast || references >= neighbourhoodMin) {
         result.push_back(a);
-      } else if (uncoalesced && (stage == StageUncoalesced::All ||
-                                 (stage == StageUncoalesced::Blocks &&
-                                  !tiled))) {
+      } else if (uncoalesced && stagesUncoalesced(stage, tiled)) {
         result.push_back(a);
         forCoalescing.insert(a);
       }
@@ -253,8 +250,7 @@ private:
           "no array that the kernel only reads is reused across the threads "
           "of a block (read by one thread's neighbours, or through " +
           std::to_string(neighbourhoodMin) + " references or more)";
-      if (stage == StageUncoalesced::All ||
-          (stage == StageUncoalesced::Blocks && !tiled))
+      if (stagesUncoalesced(stage, tiled))
         kernel.sharedReason += " or read uncoalesced";
     }
     return result;
