@@ -33,10 +33,10 @@ for input in "$root/inputs/"*.c; do
   for size in $sizes; do
     out="$carry/generated/${name}_${size}.cu"
     start=$(date +%s%N)
-    flags=(--cpu-budget=0 -D${size}_DATASET)
-    [ "$size" = EXACT ] && flags=(--cpu-budget=0 -DMEDIUM_DATASET --fp-contract=off --reductions=off)
-    [ "$size" = LARGEINT ] && flags=(--cpu-budget=0 -DLARGE_DATASET)
-    if "$polycuda" --target=cuda "${flags[@]}" "$input" -o "$out" \
+    flags=(-D${size}_DATASET)
+    [ "$size" = EXACT ] && flags=(-DMEDIUM_DATASET --fp-contract=off --reductions=off)
+    [ "$size" = LARGEINT ] && flags=(-DLARGE_DATASET)
+    if "$polycuda" --target=cuda --cpu-budget=0 "${flags[@]}" "$input" -o "$out" \
         2> "$carry/generated/${name}_${size}.log"; then
       status=translated
     else
