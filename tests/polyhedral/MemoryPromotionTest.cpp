@@ -357,14 +357,17 @@ TEST_F(MemoryPromotionTest, StageUncoalescedStagesMvButNotTmv) {
   EXPECT_EQ(nullptr, tileOf(big, "A"));
 }
 
-/// B[j][i] = A[i][j] on an n x n square.
-std::unique_ptr<polyhedral::Scop> transposeScop(isl::ctx ctx) {
+/// B[j][i] = A[read] on an n x n square, loop i outside j: a
+/// transposition with the default `read` "i, j".
+std::unique_ptr<polyhedral::Scop> transposeScop(isl::ctx ctx,
+                                                const std::string &read =
+                                                    "i, j") {
   auto scop = newScop(ctx, {"n"}, "[n] -> { : }");
   addArray(*scop, "A", {"[n] -> { [(n)] }", "[n] -> { [(n)] }"});
   addArray(*scop, "B", {"[n] -> { [(n)] }", "[n] -> { [(n)] }"});
   addStatement(*scop, "S0", "[n] -> { S0[i, j] : 0 <= i < n and 0 <= j < n }",
                {"i", "j"}, {0, 0, 0},
-               {{Read, "A", "[n] -> { S0[i, j] -> A[i, j] }"},
+               {{Read, "A", "[n] -> { S0[i, j] -> A[" + read + "] }"},
                 {Write, "B", "[n] -> { S0[i, j] -> B[j, i] }"}});
   scop->originalSchedule =
       isl::union_map(ctx, "[n] -> { S0[i, j] -> [0, i, 0, j, 0] }");
@@ -410,23 +413,12 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   // A copy whose loops run across the rows of both arrays (B[j][i] =
   // A[j][i], loop i outside) has threadIdx.x along i for both references:
   // nothing to stage, the default 32 x 8 block.
-  auto across = newScop(ctx(), {"n"}, "[n] -> { : }");
-  addArray(*across, "A", {"[n] -> { [(n)] }", "[n] -> { [(n)] }"});
-  addArray(*across, "B", {"[n] -> { [(n)] }", "[n] -> { [(n)] }"});
-  addStatement(*across, "S0",
-               "[n] -> { S0[i, j] : 0 <= i < n and 0 <= j < n }", {"i", "j"},
-               {0, 0, 0},
-               {{Read, "A", "[n] -> { S0[i, j] -> A[j, i] }"},
-                {Write, "B", "[n] -> { S0[i, j] -> B[j, i] }"}});
-  across->originalSchedule =
-      isl::union_map(ctx(), "[n] -> { S0[i, j] -> [0, i, 0, j, 0] }");
+  auto across = transposeScop(ctx(), "j, i");
   GpuProgram copy = runGpuPipeline(*across, PipelineOptions());
   ASSERT_EQ(1u, copy.kernels.size());
   EXPECT_EQ(0u, copy.kernels[0].hardwareDim[0]); // i on threadIdx.x
   EXPECT_TRUE(copy.kernels[0].sharedTiles.empty());
-  EXPECT_EQ((std::vector<unsigned>{32, 8}),
-            std::vector<unsigned>({copy.kernels[0].blockSize[0],
-                                   copy.kernels[0].blockSize[1]}));
+  EXPECT_EQ((std::vector<unsigned>{32, 8}), copy.kernels[0].blockSize);
 
   PipelineOptions off;
   off.stageUncoalesced = polyhedral::StageUncoalesced::Off;
