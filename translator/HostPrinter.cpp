@@ -53,10 +53,29 @@ std::string hostAddress(const Array &array, bool launcher) {
   return array.rank() == 0 && !launcher ? "&" + array.name : array.name;
 }
 
-bool usesDouble(const Scop &scop) {
-  return std::any_of(scop.arrays.begin(), scop.arrays.end(), [](const Array &a) {
-    return a.type == ElemType::Double;
+/// Whether `e` or a part of it computes in double.
+bool computesInDouble(const Scop &scop, const Statement &stmt,
+                      const Expr &e) {
+  if (typeOf(scop, stmt, e) == ElemType::Double)
+    return true;
+  return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr &arg) {
+    return computesInDouble(scop, stmt, *arg);
   });
+}
+
+/// Whether the scop's code needs double precision: a double array or
+/// scalar, or a double literal, cast or math function in a statement.
+bool usesDouble(const Scop &scop) {
+  if (std::any_of(scop.arrays.begin(), scop.arrays.end(),
+                  [](const Array &a) { return a.type == ElemType::Double; }))
+    return true;
+  for (const auto &[name, type] : scop.scalarArgs)
+    if (type == ElemType::Double)
+      return true;
+  for (const Statement &stmt : scop.statements)
+    if (stmt.rhs && computesInDouble(scop, stmt, *stmt.rhs))
+      return true;
+  return false;
 }
 
 std::string paramValue(const std::string &name) {

@@ -14,7 +14,9 @@ name=$(basename "$check" .check)
 dir="$work/$name"
 rm -rf "$dir" && mkdir -p "$dir"
 fileflags=$(sed -n 's|^// POLYCUDA-FLAGS: *||p' "$check" | head -n 1)
-pflags=(${fileflags} ${GOLDEN_POLYCUDA_FLAGS:-})
+# Without a processor-time budget: under a loaded machine a translation
+# could otherwise take a fallback and print other (correct) code.
+pflags=(--cpu-budget=0 ${fileflags} ${GOLDEN_POLYCUDA_FLAGS:-})
 
 case "$target" in
 cuda)

@@ -132,6 +132,38 @@ TEST_F(HostCodeTest, OpenCLRunsItInPlace) {
   EXPECT_LACKS(out, "dev_a1");
 }
 
+// C converts a float argument of exp, pow or sqrt to double and computes
+// in double; C++ and CUDA would pick the float overloads and round
+// differently (deriche's coefficients were off by 1-2 ulps). The
+// conversions are printed as casts, and OpenCL then enables doubles.
+const char *kFloatMath = R"(
+#include <math.h>
+void coef(int n, float alpha, float in[256], float out[256]) {
+  float k;
+#pragma scop
+  k = pow(1.0f - exp(-alpha), 2);
+  for (int i = 0; i < n; i++)
+    out[i] = k * sqrt(in[i]) + sqrtf(in[i]);
+#pragma endscop
+}
+)";
+
+TEST_F(HostCodeTest, MathArgumentsAreConvertedAsInC) {
+  translator::Translation cuda = translate(kFloatMath, "cuda");
+  EXPECT_CONTAINS(cuda.text, "- exp((double)-alpha), (double)2)");
+  EXPECT_CONTAINS(cuda.text, "sqrt((double)in[");
+  // sqrtf takes the float it is given: no cast.
+  EXPECT_CONTAINS(cuda.text, "+ sqrtf(in[");
+  translator::Translation opencl = translate(kFloatMath, "opencl");
+  EXPECT_CONTAINS(opencl.text, "cl_khr_fp64 : enable");
+  EXPECT_CONTAINS(opencl.text, "sqrt((double)in[");
+}
+
+TEST_F(HostCodeTest, OpenCLEnablesDoublesOnlyWhenTheyAreUsed) {
+  translator::Translation opencl = translate(kPrologue, "opencl");
+  EXPECT_LACKS(opencl.text, "cl_khr_fp64");
+}
+
 TEST_F(HostCodeTest, OnlyWhatNothingElseWritesOrPrecedes) {
   translator::Translation result = translate(kMixed, "cuda");
   const polyhedral::GpuProgram &program = result.regions[0].program;

@@ -327,7 +327,28 @@ ExprPtr BodyBuilder::mathCall(const CallExpr *call) {
   ExprPtr n = makeExpr(Expr::Kind::Call);
   n->name = name;
   for (const clang::Expr *arg : call->arguments())
-    n->args.push_back(value(arg));
+    n->args.push_back(convertedArgument(arg));
+  return n;
+}
+
+/// A math function's argument, converted as C converts it. C's `exp` takes a
+/// double, so `exp(f)` with a float `f` computes in double; the printed C++
+/// and CUDA code would call the float overload instead and round
+/// differently. An implicit conversion to a floating type is therefore
+/// printed as a cast.
+ExprPtr BodyBuilder::convertedArgument(const clang::Expr *arg) {
+  ExprPtr v = value(arg);
+  auto *conv = dyn_cast<ImplicitCastExpr>(arg->IgnoreParens());
+  if (!conv || (conv->getCastKind() != CK_FloatingCast &&
+                conv->getCastKind() != CK_IntegralToFloating))
+    return v;
+  auto type = elemTypeOf(conv->getType());
+  if (!type)
+    state.fail(arg->getBeginLoc(), Diag::UnsupportedType,
+               conv->getType().getAsString());
+  ExprPtr n = makeExpr(Expr::Kind::Cast);
+  n->castType = *type;
+  n->args.push_back(v);
   return n;
 }
 

@@ -216,6 +216,7 @@ private:
   polyhedral::ExprPtr explicitCast(const clang::CStyleCastExpr *cast);
   polyhedral::ExprPtr operation(const clang::Expr *e);
   polyhedral::ExprPtr mathCall(const clang::CallExpr *call);
+  polyhedral::ExprPtr convertedArgument(const clang::Expr *arg);
   polyhedral::ExprPtr arrayRef(const clang::Expr *e,
                                polyhedral::Access::Kind kind);
   polyhedral::ExprPtr writeRef(const clang::Expr *lhs, bool alsoRead);
