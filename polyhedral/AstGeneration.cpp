@@ -34,7 +34,8 @@ isl::ast_node keepMark(const isl::id &, const isl::ast_node &,
 }
 
 /// Grid extent of mapped member `d` of `kernel` at the current host point:
-/// floor(max s / T) - floor(min s / T) + 1, over the build's schedule space.
+/// floor(max s / T) - floor(min s / T) + 1 with T the member's tile (its
+/// block size times its register tile), over the build's schedule space.
 isl::pw_aff gridExtent(const Kernel &kernel, unsigned d,
                        const isl::union_map &hostSchedule) {
   isl::union_map relation =
@@ -42,7 +43,7 @@ isl::pw_aff gridExtent(const Kernel &kernel, unsigned d,
   isl::map range = relation.as_map();
   if (kernel.isLane(d)) // one block along a reduction's lanes
     return constantOn(range.get_space().domain(), 1);
-  isl::val size(range.ctx(), kernel.blockSize[d]);
+  isl::val size(range.ctx(), kernel.tileSize(d));
   isl::pw_aff lowest =
       kernel.globalOffset[d]
           ? liftToSpace(kernel.offsets[d], range.get_space().domain())

@@ -112,6 +112,10 @@ std::vector<unsigned> hardwareOrder(const Scop &scop,
 /// hide latency (measured on the H100, see chooseRegisterTile).
 constexpr unsigned kBlocksPerSmForRegisterTiles = 6;
 
+/// Rows of a transposition's staged tile (along y): with the default 32 x
+/// 8 threads, each thread copies and writes 4 of them.
+constexpr unsigned kTranspositionTileRows = 32;
+
 /// Whether the values of a kernel's two mapped members, for each iteration
 /// of its host loops, form a rectangle: the product of the values each
 /// takes (gemm's `i`, `j`; not syrk's triangle `j <= i`). `point` maps the
@@ -420,9 +424,12 @@ private:
 
   /// The default block for `mapped` members, fitted to the bound of the
   /// kernel's parallel extent along each hardware dimension.
+  /// `pointsY`: each thread runs that many points of the member on y (a
+  /// transposition's rows), so it fits a block to that many times fewer.
   BlockSizing sizeToDevice(const Kernel &kernel, unsigned mapped,
                            std::optional<std::vector<unsigned>> block =
-                               std::nullopt) const {
+                               std::nullopt,
+                           unsigned pointsY = 1) const {
     std::vector<unsigned> sizes = fitted(block           ? *block
                                          : mapped == 1   ? options.default1D
                                          : mapped == 2   ? options.default2D
@@ -435,6 +442,8 @@ private:
     for (unsigned d = 0; d < mapped; ++d)
       bounds[kernel.hardwareDim[d]] =
           boundExtent(inBounds, kernel.hostSchedule, kernel.memberSchedules[d]);
+    if (mapped > 1 && bounds[1])
+      bounds[1] = (*bounds[1] + pointsY - 1) / pointsY;
     return fitBlockToDevice(sizes, bounds, options.device);
   }
 
@@ -692,18 +701,26 @@ private:
                                          : std::vector<unsigned>{32, 8},
                              mapped);
       unsigned lane = kernel.hardwareDim[kernel.reduction->member];
-      // Few blocks along the parallel member (on x): 32 lanes, not 8, so
-      // that the SMs that have a block have more threads (on the H100,
-      // gramschmidt's dot products, 38 blocks, 13% faster; tmv's product,
-      // 125 blocks, 6% slower).
+      // Lanes along y beside a parallel member on x: as many as fill the
+      // device's threads, from 8 up to 32. Each lane reads its own rows,
+      // coalesced, so more lanes keep more loads in flight (on the H100,
+      // gramschmidt's dot products, 38 blocks: 32 lanes 13% faster; on the
+      // H200, an 8192^2 transposed product, 256 blocks: 220 us with 8
+      // lanes, 136 with 16, 124 with 32).
       std::optional<long> bound;
+      unsigned fill = 8;
       if (!requested && mapped == 2 && lane == 1) {
         bound = boundExtent(instancesInBounds(scop, kernel.instances),
                             kernel.hostSchedule, kernel.memberSchedules[0]);
         long blocks = bound ? (*bound + sizes[0] - 1) / sizes[0] : 0;
-        if (bound && 2 * blocks < options.device.multiprocessors)
-          sizes[1] = std::max(
-              1u, std::min(32u, options.device.maxThreadsPerBlock / sizes[0]));
+        long threads = long(options.device.multiprocessors) *
+                       options.device.maxThreadsPerMultiprocessor;
+        unsigned most = std::max(
+            1u, std::min(32u, options.device.maxThreadsPerBlock / sizes[0]));
+        while (bound && fill * 2 <= most &&
+               blocks * sizes[0] * fill * 2 <= threads)
+          fill *= 2;
+        sizes[1] = std::min(std::max(sizes[1], fill), most);
       }
       unsigned &lanes = sizes[lane];
       while (lanes & (lanes - 1)) // a power of two, for the tree
@@ -725,23 +742,25 @@ private:
           kernel.sizing.reason +=
               "; at most " + std::to_string(*bound) +
               " iterations of the parallel loop per launch" +
-              (lanes == 8 ? "" : ", blocks for fewer than half the SMs: more lanes");
+              (lanes == 8 ? ""
+                          : ": " + std::to_string(lanes) +
+                                " lanes fill the device's threads");
         }
       }
     } else if (requested) {
       kernel.sizing = blockFromOption(*requested);
     } else if (transposition) {
       // A transposition: threadIdx.x runs along the outer member to write
-      // coalesced, and its read is staged once per block. 32 rows along y
-      // let each warp of the block's copy read a row of 32 elements (on
-      // the H100, an 8192^2 transposition of doubles: 444 us against 503
-      // with the default 32 x 8).
-      kernel.sizing =
-          sizeToDevice(kernel, mapped, std::vector<unsigned>{32, 32});
+      // coalesced, and its read is staged once per block, a tile of 32 x
+      // 32 (below): each warp of the block's copy reads a row of 32
+      // elements.
+      unsigned rows = std::max(
+          1u, kTranspositionTileRows / options.default2D[1]);
+      kernel.sizing = sizeToDevice(kernel, mapped, std::nullopt, rows);
       kernel.sizing.reason +=
-          " (a transposition, whose read shared memory stages when the "
-          "block's rows hold a 32-byte sector: with 32 rows along y, each "
-          "warp of the copy reads a row of 32 elements)";
+          " (a transposition, whose read shared memory stages: counted in "
+          "threads, each runs the rows of a tile of " +
+          std::to_string(kTranspositionTileRows) + " along y)";
     } else {
       kernel.sizing = sizeToDevice(kernel, mapped);
     }
@@ -749,7 +768,30 @@ private:
     for (unsigned d = 0; d < mapped; ++d)
       kernel.blockSize[d] = kernel.sizing.chosen[kernel.hardwareDim[d]];
     kernel.registerTile.assign(mapped, 1);
-    chooseRegisterTile(kernel, band);
+    if (transposition && !requested &&
+        kernel.blockSize[memberOnHardware(kernel, 1)] <
+            kTranspositionTileRows) {
+      // Several rows per thread: a tile of 32 x 32 on 32 x 8 threads, as a
+      // hand-written transposition has (on the H200, 8192^2 doubles: 256
+      // us, against 383 with one point per thread on 32 x 32 threads and
+      // 266 for tiled32x33).
+      unsigned y = memberOnHardware(kernel, 1);
+      unsigned points =
+          std::max(1u, kTranspositionTileRows / kernel.blockSize[y]);
+      std::string rows = std::to_string(points);
+      kernel.registerTile[y] = points;
+      kernel.jamPoints = false;
+      kernel.registerTileReason =
+          rows + " points per thread along y, one after the other: a "
+          "transposition's staged tile of " +
+          std::to_string(kernel.blockSize[memberOnHardware(kernel, 0)]) +
+          " x " + std::to_string(kernel.tileSize(y)) + " on " +
+          std::to_string(kernel.blockSize[y]) +
+          " threads along y, each copying and writing " + rows +
+          " of its rows";
+    } else {
+      chooseRegisterTile(kernel, band);
+    }
     for (unsigned d = 0; d < mapped; ++d) {
       isl::map range = kernel.hostSchedule.reverse()
                            .apply_range(kernel.memberSchedules[d])

@@ -242,6 +242,10 @@ struct Kernel {
   std::vector<unsigned> registerTile;
   /// Why the kernel is (not) register tiled, in words.
   std::string registerTileReason;
+  /// Whether the thread's points are unrolled and jammed into the band's
+  /// next loop (register tiling, MemoryPromotion.h) rather than run one
+  /// after the other (a transposition's rows: it has no such loop).
+  bool jamPoints = true;
   /// The tile of mapped member `d`: the block size times the register tile.
   unsigned tileSize(unsigned d) const {
     return blockSize[d] * (d < registerTile.size() ? registerTile[d] : 1);

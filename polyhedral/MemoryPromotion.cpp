@@ -455,7 +455,8 @@ void promoteAccumulators(GpuProgram &program) {
     isl::schedule_node root = tree.get_root();
     // (A privatized scalar in a register would be shared by the points
     // of a jammed tile; GpuMapping does not register tile such kernels.)
-    if (kernel.registerTiled() && kernel.registers.empty()) {
+    if (kernel.registerTiled() && kernel.jamPoints &&
+        kernel.registers.empty()) {
       if (auto jammed = jamRegisterTile(tree, kernel)) {
         root = jammed->first;
         points = jammed->second;

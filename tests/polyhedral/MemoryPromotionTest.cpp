@@ -378,7 +378,7 @@ std::unique_ptr<polyhedral::Scop> transposeScop(isl::ctx ctx,
 // only the read, so by default (--stage-uncoalesced=blocks: a kernel without
 // a loop to tile) threadIdx.x runs along i (B's rows are written coalesced)
 // and A goes through a shared tile that the block copies along A's rows and
-// the threads read down its columns: with 32 x 32 blocks, tile[32][32 + 1]
+// the threads read down its columns: a 32 x 32 tile, tile[32][32 + 1]
 // (Baskaran et al.'s padding). With --stage-uncoalesced=off, threadIdx.x
 // runs along the innermost loop j (A read coalesced) and nothing is staged.
 TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
@@ -401,13 +401,18 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   EXPECT_TRUE(kernel.sharedLoop.empty()); // once per block
   EXPECT_EQ(nullptr, tileOf(staged, "B"));
 
-  // The default block of a transposition is 32 x 32, so that each warp of
-  // the copy reads a row of 32 elements of A.
+  // By default a transposition's tile is 32 x 32 on 32 x 8 threads: each
+  // warp of the copy reads a row of 32 elements of A, and each thread
+  // copies and writes 4 rows of the tile (in a loop, not unrolled).
   GpuProgram fitted = runGpuPipeline(*source, PipelineOptions());
   ASSERT_EQ(1u, fitted.kernels.size());
-  EXPECT_EQ((std::vector<unsigned>{32, 32}), fitted.kernels[0].blockSize);
+  const Kernel &four = fitted.kernels[0];
+  EXPECT_EQ((std::vector<unsigned>{32, 8}), four.blockSize);
+  EXPECT_EQ((std::vector<unsigned>{1, 4}), four.registerTile);
+  EXPECT_FALSE(four.jamPoints);
   const polyhedral::SharedTile *fittedA = tileOf(fitted, "A");
-  ASSERT_NE(nullptr, fittedA) << fitted.kernels[0].sharedReason;
+  ASSERT_NE(nullptr, fittedA) << four.sharedReason;
+  EXPECT_EQ((std::vector<long>{32, 32}), fittedA->sizes);
   EXPECT_EQ(1u, fittedA->padding);
 
   // A copy whose loops run across the rows of both arrays (B[j][i] =

@@ -368,6 +368,29 @@ TEST_F(ExplainTest, ReductionLanesReadMvCoalesced) {
   EXPECT_TRUE(reductionsOf(scop(off)).empty());
 }
 
+TEST_F(ExplainTest, TmvLanesFillTheDevice) {
+  // y[j] += A[i][j] * x[i]: threads along j (x), lanes along y share i.
+  // The lanes grow from 8 to 32 while the blocks' threads fit the device
+  // (132 SMs of 2,048 threads): 32 at 4,000 columns (125 blocks of 32),
+  // 16 at 10,000 (313 blocks), 8 at 40,000 (1,250 blocks).
+  for (auto [columns, lanes] : std::vector<std::pair<int, int>>{
+           {4000, 32}, {10000, 16}, {40000, 8}}) {
+    dataset = "-DN=" + std::to_string(columns);
+    json::Value tmv = report("tmv.c");
+    std::map<std::string, const json::Object *> found =
+        reductionsOf(scop(tmv));
+    ASSERT_EQ(1u, found.size()) << columns;
+    const json::Object &r = *found.begin()->second->getObject("reduction");
+    EXPECT_EQ("y", str(r.get("hardware"))) << columns;
+    EXPECT_EQ(lanes, *r.getInteger("lanes")) << columns;
+  }
+  EXPECT_NE(std::string::npos, text.find("at most 40000 iterations"));
+  dataset = "-DN=4000";
+  report("tmv.c");
+  EXPECT_NE(std::string::npos, text.find("32 lanes fill the device's threads"))
+      << text;
+}
+
 TEST_F(ExplainTest, MvtReadsAAlongItsRowsInBothKernels) {
   // x1[i] += A[i][j] * y1[j] and x2[i] += A[j][i] * y2[j]: the first
   // kernel's lanes share j along x (A[i][j] along a row), the second maps

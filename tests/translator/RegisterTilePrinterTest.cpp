@@ -89,5 +89,19 @@ TEST_F(RegisterTilePrinterTest, AccumulatorIsAnArrayWithConstantIndices) {
   }
 }
 
+TEST_F(RegisterTilePrinterTest, GridCountsTilesNotBlocksOfThreads) {
+  // 2 x 2 points on 32 x 8 threads: tiles of 64 (j, on x) by 16 (i, on
+  // y). The grid has one block per tile, no blocks without points.
+  translator::Translation result = translate("cuda");
+  const polyhedral::Kernel &kernel = result.regions[0].program.kernels[0];
+  ASSERT_EQ(2u, kernel.numMapped);
+  EXPECT_EQ(16u, kernel.tileSize(0));
+  EXPECT_EQ(64u, kernel.tileSize(1));
+  const std::string &out = result.text;
+  EXPECT_CONTAINS(out, "polycuda_grid_0 = (((n - 1) / 16) + 1);");
+  EXPECT_CONTAINS(out, "polycuda_grid_1 = (((n - 1) / 64) + 1);");
+  EXPECT_CONTAINS(out, "dim3 polycuda_block(32, 8, 1);");
+}
+
 } // namespace
 } // namespace polycuda::test
