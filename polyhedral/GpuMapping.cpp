@@ -74,9 +74,36 @@ std::set<unsigned> writtenArrays(const Scop &scop,
   return written;
 }
 
+/// The 128-byte cache lines that a warp's 32 threads, neighbours along a
+/// member with `access`, touch through one reference to `array`: one for
+/// a broadcast, 2 for coalesced doubles, 32 for threads a line or more
+/// apart, and fewer for a short stride within a row (seidel-2d's time
+/// member: 4 elements apart, 8 lines).
+long linesPerWarp(const Array &array, const MemberAccess &access) {
+  constexpr long kLine = 128, kWarp = 32;
+  long bytes = elementBytes(array.type);
+  switch (access.pattern) {
+  case AccessPattern::Broadcast:
+  case AccessPattern::NoNeighbours:
+    return 1;
+  case AccessPattern::Coalesced:
+    return (kWarp * bytes + kLine - 1) / kLine;
+  case AccessPattern::Strided:
+    if (access.stride) {
+      long span = kWarp * std::abs(*access.stride) * bytes;
+      return std::min(kWarp, (span + kLine - 1) / kLine);
+    }
+    return kWarp;
+  case AccessPattern::Irregular:
+    return kWarp;
+  }
+  return kWarp;
+}
+
 /// Hardware dimension (0 = x) of each of the `mapped` members: x goes to
 /// the member along which most references are coalesced (consecutive
-/// threads touch consecutive elements, Baskaran et al. 2008); the others
+/// threads touch consecutive elements, Baskaran et al. 2008); where that
+/// ties, to the member whose warps touch the fewest cache lines; the others
 /// follow from the innermost outwards. Ties keep the innermost member on x.
 /// With `stageReads`, a reference that shared memory can stage (a read of an
 /// array the kernel does not write) counts only where the others tie.
@@ -86,19 +113,23 @@ std::vector<unsigned> hardwareOrder(const Scop &scop,
   std::set<unsigned> written = writtenArrays(scop, refs);
   // Lexicographic: references staging cannot fix first.
   const long fixed = stageReads ? long(refs.size()) + 1 : 1;
-  std::vector<long> score(mapped, 0);
+  std::vector<long> score(mapped, 0), lines(mapped, 0);
   for (const ReferenceAccess &ref : refs) {
     const Access &access = scop.statements[ref.statement].accesses[ref.access];
     long weight = written.count(access.array) ? fixed : 1;
-    for (unsigned d = 0; d < mapped; ++d)
+    for (unsigned d = 0; d < mapped; ++d) {
       if (ref.members[d].pattern == AccessPattern::Coalesced)
         score[d] += weight;
+      lines[d] +=
+          weight * linesPerWarp(scop.arrays[access.array], ref.members[d]);
+    }
   }
   std::vector<unsigned> order; // members, x first
   for (unsigned d = mapped; d-- > 0;)
     order.push_back(d);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](unsigned a, unsigned b) { return score[a] > score[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    return score[a] != score[b] ? score[a] > score[b] : lines[a] < lines[b];
+  });
   // Only x is chosen by coalescing; y and z keep innermost-first order.
   std::vector<unsigned> hardware(mapped);
   unsigned next = 1;

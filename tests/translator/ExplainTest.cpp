@@ -248,6 +248,26 @@ TEST_F(ExplainTest, SmallParallelSpaceShrinksTheBlockAndSaysWhy) {
   EXPECT_EQ("--sizes", str(k0.getObject("block_size_detail")->get("reason")));
 }
 
+TEST_F(ExplainTest, SeidelWavefrontPutsTimeOnXForFewerCacheLines) {
+  // On seidel-2d's wavefront 4t + 2i + j = c, no reference is coalesced
+  // along t or i. Neighbours along i are a row apart (a warp touches 32
+  // cache lines per reference), neighbours along t 4 elements apart in the
+  // same row (8 lines): t goes to threadIdx.x.
+  dataset = "-DLARGE_DATASET";
+  json::Value value = report("seidel_2d.c");
+  const json::Object &s = scop(value);
+  const json::Array &kernels = *s.getArray("kernels");
+  ASSERT_EQ(1u, kernels.size());
+  const json::Object &kernel = *kernels[0].getAsObject();
+  EXPECT_EQ("t", mappedLoop(kernel, "x", "S0"));
+  EXPECT_EQ("i", mappedLoop(kernel, "y", "S0"));
+  const json::Object *a = reference(s, "A[i][j]", "write");
+  ASSERT_NE(nullptr, a);
+  EXPECT_EQ("strided", str(a->get("pattern")));
+  EXPECT_NE(std::string::npos, str(a->get("reason")).find("4 elements apart"))
+      << str(a->get("reason"));
+}
+
 TEST_F(ExplainTest, JacobiTimeLoopCarriesSpatialLoopsParallel) {
   json::Value value = report("jacobi_2d.c", "", "opencl");
   const json::Object &s = scop(value);
