@@ -187,8 +187,12 @@ public:
         return visit(node.child(0)).parent();
       }
       unsigned parallel = leadingCoincident(node);
-      if (parallel > 0)
+      if (parallel > 0) {
+        if (std::optional<isl::schedule_node> host =
+                hoistAroundReduction(node, parallel))
+          return visit(host->child(0)).parent();
         return markKernel(node, std::min(parallel, 3u));
+      }
       // The outer member carries a dependence: it becomes a host loop.
       isl::schedule_node_band band = node.as<isl::schedule_node_band>();
       if (band.n_member() > 1)
@@ -216,6 +220,59 @@ private:
   /// Per reduction statement, the statements splitReductionInits ordered
   /// before it.
   std::map<std::string, std::string> initsSplitOff;
+
+  /// trmm's band [j, i, k]: one parallel member, then a sequential one,
+  /// then the loop of a reduction that every statement updates (B[i][j] +=
+  /// A[k][i] * B[k][j]), permutable. Mapped as it is, each thread runs
+  /// both loops, and the parallel member gives too few blocks for the SMs
+  /// (trmm: 38 warps). The sequential member then goes to the host, [i]
+  /// and below it [j, k], so that the reduction's lanes share k in each
+  /// launch (or phase of a persistent kernel). Legal: any order of a
+  /// permutable band's members is, and the reduction is checked as
+  /// findReduction checks it. Returns the host band, or nothing.
+  std::optional<isl::schedule_node>
+  hoistAroundReduction(const isl::schedule_node &node,
+                       unsigned parallel) const {
+    isl::schedule_node_band band = node.as<isl::schedule_node_band>();
+    if (!options.reductions || parallel != 1 || band.n_member() != 3 ||
+        !band.permutable() || isCoincident(node, 2) ||
+        !onlyStatementsBelow(node.child(0)))
+      return std::nullopt;
+    isl::union_set instances = domainOf(node);
+    std::vector<std::string> names;
+    for (const isl::set &set : setsOf(instances))
+      names.push_back(tupleName(set));
+    std::optional<std::vector<Update>> updates = reductionUpdates(names);
+    if (!updates)
+      return std::nullopt;
+    isl::multi_union_pw_aff partial = band.get_partial_schedule();
+    auto member = [&](unsigned d) {
+      return isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
+          .intersect_domain(instances);
+    };
+    isl::union_map outer =
+        node.get_prefix_schedule_union_map().intersect_domain(instances);
+    // Few blocks of a warp along the parallel member.
+    std::optional<long> bound = boundExtent(
+        instancesInBounds(scop, instances), outer, member(0));
+    if (!bound || (*bound + options.device.warpSize - 1) /
+                          options.device.warpSize >=
+                      options.device.multiprocessors)
+      return std::nullopt;
+    isl::union_map host = flatRangeProduct(outer, member(1));
+    if (!reductionsAreLegal(*updates, instances, host,
+                            flatRangeProduct(host, member(0))))
+      return std::nullopt;
+    isl::union_pw_aff_list order(scop.ctx, 3);
+    order = order.add(partial.at(1)).add(partial.at(0)).add(partial.at(2));
+    isl::schedule_node at = deleteNode(node).insert_partial_schedule(
+        isl::multi_union_pw_aff(partial.get_space(), order));
+    at = at.as<isl::schedule_node_band>().set_permutable(1);
+    at = setCoincident(at, 0, false);
+    at = setCoincident(at, 1, true);
+    at = setCoincident(at, 2, false);
+    return at.as<isl::schedule_node_band>().split(1);
+  }
 
   /// Whether the subtree at `node` (a child of a sequence) would be a
   /// one-thread kernel of its own.

@@ -214,6 +214,9 @@ TEST_F(ExplainTest, GemmParallelLoopsMappingAndReferences) {
 // with N = 1200 bounds it; 256 threads per block would give 5 blocks for
 // 132 SMs, one warp gives 38.
 TEST_F(ExplainTest, SmallParallelSpaceShrinksTheBlockAndSaysWhy) {
+  // Without reductions trmm's first kernel maps j alone and runs i and k
+  // on each thread (with them, see the next test).
+  reductions = false;
   dataset = "-DLARGE_DATASET";
   json::Value value = report("trmm.c");
   const json::Object &s = scop(value);
@@ -246,6 +249,49 @@ TEST_F(ExplainTest, SmallParallelSpaceShrinksTheBlockAndSaysWhy) {
   EXPECT_EQ("[64]", str(k0.get("block")));
   EXPECT_EQ("sizes", str(k0.getObject("block_size_detail")->get("source")));
   EXPECT_EQ("--sizes", str(k0.getObject("block_size_detail")->get("reason")));
+}
+
+TEST_F(ExplainTest, TrmmRunsIOnTheHostSoThatLanesShareK) {
+  // B[i][j] += A[k][i] * B[k][j] over k > i in the band [j, i, k]: j gives
+  // 38 warps for 132 SMs, so i goes to the host (a launch per iteration,
+  // or the phases of a persistent kernel) and the lanes of each block share
+  // k, 32 along y.
+  dataset = "-DLARGE_DATASET";
+  json::Value value = report("trmm.c");
+  const json::Object &s = scop(value);
+  std::map<std::string, const json::Object *> found = reductionsOf(s);
+  ASSERT_EQ(1u, found.count("S0"));
+  const json::Object &kernel = *found["S0"];
+  const json::Object &r = *kernel.getObject("reduction");
+  EXPECT_EQ("B", str(r.get("array")));
+  EXPECT_EQ("k", str(r.get("loop")));
+  EXPECT_EQ("y", str(r.get("hardware")));
+  EXPECT_EQ(32, *r.getInteger("lanes"));
+  EXPECT_EQ("j", mappedLoop(kernel, "x", "S0"));
+  EXPECT_EQ("[32,32]", str(kernel.get("block")));
+  EXPECT_NE(std::string::npos, text.find("band 0 over S0 (host, permutable)"))
+      << text;
+  EXPECT_NE(std::string::npos, text.find("member 0 [S0: i] sequential"));
+  EXPECT_NE(std::string::npos,
+            text.find("kernel0 (S0): statements S0, launched in 1 host loop"));
+
+  // A parallel loop that fills the GPU keeps the loops on its threads:
+  // 40,000 columns give 1,250 warps.
+  dataset = "-DLARGE_DATASET";
+  json::Value wide = report("trmm.c", R"(
+void trmm(int m, int n, double alpha, double A[100][100],
+          double B[100][40000]) {
+#pragma scop
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      for (int k = i + 1; k < m; k++)
+        B[i][j] += A[k][i] * B[k][j];
+      B[i][j] = alpha * B[i][j];
+    }
+#pragma endscop
+}
+)");
+  EXPECT_TRUE(reductionsOf(scop(wide)).empty());
 }
 
 TEST_F(ExplainTest, SeidelWavefrontPutsTimeOnXForFewerCacheLines) {
