@@ -294,6 +294,55 @@ void trmm(int m, int n, double alpha, double A[100][100],
   EXPECT_TRUE(reductionsOf(scop(wide)).empty());
 }
 
+TEST_F(ExplainTest, AdiCoalescesOnlyTheColumnSweepsUAndV) {
+  // Both sweeps run i on threads (j is the tridiagonal solves' sequential
+  // loop). The column sweep reads u[j][i +- 1] and writes v[j][i] along
+  // their rows, coalesced; p[i][j] and q[i][j] are a row apart in both
+  // sweeps, and the row sweep's u[i][j] and v[i][j] too: no schedule of
+  // adi coalesces them, and the arrays are written, so nothing stages them.
+  dataset = "-DLARGE_DATASET";
+  json::Value value = report("adi.c");
+  const json::Object &s = scop(value);
+  for (const char *coalesced : {"u[j][i - 1]", "u[j][i]", "u[j][i + 1]"}) {
+    const json::Object *r = reference(s, coalesced);
+    ASSERT_NE(nullptr, r) << coalesced;
+    EXPECT_EQ("coalesced", str(r->get("pattern"))) << coalesced;
+  }
+  const json::Object *v = reference(s, "v[j][i]", "write");
+  ASSERT_NE(nullptr, v);
+  EXPECT_EQ("coalesced", str(v->get("pattern")));
+  for (const char *strided : {"p[i][j]", "q[i][j]", "u[i][j]"}) {
+    const json::Object *r = reference(s, strided, "write");
+    ASSERT_NE(nullptr, r) << strided;
+    EXPECT_EQ("strided", str(r->get("pattern"))) << strided;
+    EXPECT_EQ("global", str(r->get("memory"))) << strided;
+  }
+  for (const json::Value &k : *s.getArray("kernels"))
+    EXPECT_EQ("i", mappedLoop(*k.getAsObject(), "x",
+                              str(&(*k.getAsObject()->getArray("statements"))[0])));
+}
+
+TEST_F(ExplainTest, TrmmPromotesItsAccumulatorsNotItsTiles) {
+  // trmm's reduction kernel holds the lanes' partial results in shared
+  // memory, not tiles; A[k][i] is one element per lane and launch
+  // (broadcast along j); the scaling kernel reads and writes B[i][j]
+  // once: no reuse to stage.
+  dataset = "-DLARGE_DATASET";
+  json::Value value = report("trmm.c");
+  const json::Object &s = scop(value);
+  const json::Object *a = reference(s, "A[k][i]");
+  ASSERT_NE(nullptr, a);
+  EXPECT_EQ("broadcast", str(a->get("pattern")));
+  EXPECT_EQ("global", str(a->get("memory")));
+  EXPECT_NE(std::string::npos,
+            text.find("shared memory: none (a reduction kernel: its shared "
+                      "memory holds the partial results)"))
+      << text;
+  const json::Object *scaled = reference(s, "B[i][j]", "write");
+  ASSERT_NE(nullptr, scaled);
+  EXPECT_NE("shared", str(scaled->get("memory")));
+}
+
 TEST_F(ExplainTest, SeidelWavefrontPutsTimeOnXForFewerCacheLines) {
   // On seidel-2d's wavefront 4t + 2i + j = c, no reference is coalesced
   // along t or i. Neighbours along i are a row apart (a warp touches 32
