@@ -360,6 +360,7 @@ private:
     fact.hardwareDim = kernel.hardwareDim;
     fact.registerTile = kernel.registerTile;
     fact.registerTileReason = kernel.registerTileReason;
+    fact.registerTileConsidered = kernel.registerTileConsidered;
     fact.sizing = kernel.sizing;
     fact.order = kernel.order;
     for (const std::string &name : kernel.statements)

@@ -108,6 +108,7 @@ struct KernelFact {
   /// Points per thread per mapped member and why (Kernel::registerTile).
   std::vector<unsigned> registerTile;
   std::string registerTileReason;
+  bool registerTileConsidered = false;
   /// How the block size was chosen and why (Kernel::sizing).
   BlockSizing sizing;
   /// The order of the blocks and why (Kernel::order).

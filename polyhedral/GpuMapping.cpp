@@ -935,6 +935,11 @@ private:
     auto no = [&](const std::string &why) {
       kernel.registerTileReason = why;
     };
+    // A kernel of gemm's shape that gets no tile: the report says why.
+    auto weighedNo = [&](const std::string &why) {
+      kernel.registerTileConsidered = true;
+      no(why);
+    };
     if (!options.registerTiles)
       return no("register tiling is off");
     if (kernel.numMapped != 2 || kernel.reduction)
@@ -959,7 +964,7 @@ private:
             scop.arrays[access.array].isLocal)
           // A privatized scalar lives in one register of the thread
           // (MemoryPromotion), which its points would share.
-          return no("it writes the privatized scalar " +
+          return weighedNo("it writes the privatized scalar " +
                     scop.arrays[access.array].name);
     for (const std::string &name : kernel.statements) {
       const Statement *stmt = scop.findStatement(name);
@@ -1016,7 +1021,7 @@ private:
                   "not the other (gemm's A[i][k] along j) for each of the "
                   "two: not the shape measured with register tiles");
       if (!mappedSpaceIsBox(scop, kernel, point))
-        return no("the mapped loops' iterations are not a rectangle "
+        return weighedNo("the mapped loops' iterations are not a rectangle "
                   "(triangular spaces measured slower with register "
                   "tiles on the H100)");
       std::vector<std::optional<long>> bounds(2);
@@ -1025,7 +1030,7 @@ private:
             boundExtent(instancesInBounds(scop, kernel.instances),
                         kernel.hostSchedule, kernel.memberSchedules[d]);
       if (!bounds[0] || !bounds[1])
-        return no("the loops have no bound at translation time");
+        return weighedNo("the loops have no bound at translation time");
       std::vector<unsigned> block(2);
       for (unsigned d = 0; d < 2; ++d)
         block[kernel.hardwareDim[d]] = kernel.blockSize[d];
@@ -1063,9 +1068,10 @@ private:
             std::to_string(kBlocksPerSmForRegisterTiles) + " per SM)";
     }
     if (tile[0] * tile[1] == 1)
-      return no("too few blocks with several points per thread" + why);
+      return weighedNo("too few blocks with several points per thread" + why);
     for (unsigned d = 0; d < 2; ++d)
       kernel.registerTile[d] = tile[kernel.hardwareDim[d]];
+    kernel.registerTileConsidered = true;
     kernel.registerTileReason =
         std::to_string(tile[0]) + " x " + std::to_string(tile[1]) +
         " points per thread (x, y): an element held in a register across "

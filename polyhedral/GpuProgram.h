@@ -242,6 +242,10 @@ struct Kernel {
   std::vector<unsigned> registerTile;
   /// Why the kernel is (not) register tiled, in words.
   std::string registerTileReason;
+  /// Whether the model weighed register tiles for the kernel (gemm's shape:
+  /// an accumulator and reads its threads share) before it chose some or
+  /// none; the report then says why even when there are none.
+  bool registerTileConsidered = false;
   /// Whether the thread's points are unrolled and jammed into the band's
   /// next loop (register tiling, MemoryPromotion.h) rather than run one
   /// after the other (a transposition's rows: it has no such loop).

@@ -656,6 +656,7 @@ private:
                                          ? kernel.registerTile[d]
                                          : 1));
     return json::Object{{"points", std::move(points)},
+                        {"considered", kernel.registerTileConsidered},
                         {"why", kernel.registerTileReason}};
   }
   /// The reduction the block's threads share, or null.
@@ -1085,11 +1086,7 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
     // Untiled kernels that the model considered (gemm-like, but too few
     // blocks, a triangle, no bound): say why, as for the tiled ones.
     std::string why = str(tile->get("why"));
-    bool considered = false;
-    for (const char *prefix :
-         {"too few blocks", "the mapped loops'", "the loops have no bound",
-          "it writes the privatized scalar"})
-      considered |= why.rfind(prefix, 0) == 0;
+    bool considered = tile->getBoolean("considered").getValueOr(false);
     if (tiled)
       os << "    register tile: " << why << "\n";
     else if (considered)
