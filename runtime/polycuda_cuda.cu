@@ -12,8 +12,9 @@
 // Copies (see polycuda_cuda.h for the methods). cudaMemcpy from pageable
 // memory runs at a fraction of the link's speed: the driver stages it
 // through a small pinned buffer with one thread. The staged method does the
-// same through a ring of pinned buffers created once per process (at its
-// first staged copy): several host threads pack (or unpack) chunks while
+// same through a ring of pinned buffers prepared once per process (on a
+// thread of its own when the program starts; page-locked at the first
+// staged copy): several host threads pack (or unpack) chunks while
 // the calling thread issues the DMAs of the chunks already packed (see
 // "The staging pool"). The pool's stream is a blocking stream: it waits
 // for the kernels launched on the legacy default stream, and they wait
@@ -241,13 +242,15 @@ bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
   return true;
 }
 
-enum class PoolState { Absent, Ready, Failed };
+enum class PoolState { Absent, Preparing, Prepared, Ready, Failed };
 
-/// The pool, created at the first staged copy (see autoStages).
+/// The pool: prepared (ring touched, workers started) on a thread of its
+/// own when the program starts, attached (ring page-locked, stream and
+/// events created) at the first copy that stages (see autoStages).
 struct PoolHolder {
   std::thread init;
   std::once_flag joined;
-  PoolState state = PoolState::Absent;
+  std::atomic<PoolState> state{PoolState::Absent};
   StagingPool *pool = nullptr;
   cudaError_t error = cudaSuccess;
   const char *what = nullptr;
@@ -266,23 +269,39 @@ unsigned defaultWorkers() {
   return std::max(2u, std::min(8u, cores / 2));
 }
 
-void createPool() {
+/// Host memory and threads only: no CUDA call, so that it may run while
+/// the program starts and exit at any time.
+void preparePool() {
   PoolHolder &h = poolHolder();
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();
-    h.state = PoolState::Failed;
+  StagingPool *pool = new StagingPool;
+  if (!pool->prepare(defaultWorkers())) {
+    h.error = cudaErrorMemoryAllocation;
+    h.what = "aligned_alloc of the staging pool";
+    h.state.store(PoolState::Failed, std::memory_order_release);
     return;
   }
-  StagingPool *pool = new StagingPool;
-  if (!pool->create(defaultWorkers(), h.error, h.what)) {
-    cudaGetLastError();
-    h.state = PoolState::Failed; // the partial pool is leaked on purpose:
-    return;                      // its threads were not started
-  }
   h.pool = pool;
-  h.state = PoolState::Ready;
+  h.state.store(PoolState::Prepared, std::memory_order_release);
 }
+
+/// POLYCUDA_TRANSFERS=plain or registered: no pool.
+bool stagingRuledOut() {
+  const char *v = getenv("POLYCUDA_TRANSFERS");
+  return v && (!strcmp(v, "plain") || !strcmp(v, "registered"));
+}
+
+/// Starts preparing the pool when the program starts, so that its cost
+/// (16 MiB of memory touched, threads started: 2-3 ms) is paid while the
+/// program initializes its data, not inside a scop.
+struct PreparePoolAtStart {
+  PreparePoolAtStart() {
+    if (stagingRuledOut())
+      return;
+    PoolHolder &h = poolHolder();
+    h.state.store(PoolState::Preparing, std::memory_order_relaxed);
+    h.init = std::thread(preparePool);
+  }
+} preparePoolAtStart;
 
 void joinPoolInit() {
   PoolHolder &h = poolHolder();
@@ -292,13 +311,31 @@ void joinPoolInit() {
   });
 }
 
+void attachPool() {
+  PoolHolder &h = poolHolder();
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    h.state.store(PoolState::Failed);
+    return;
+  }
+  if (!h.pool->attach(h.error, h.what)) {
+    cudaGetLastError();
+    h.state.store(PoolState::Failed); // the pool is leaked on purpose: its
+    return;                           // workers wait for a job forever
+  }
+  h.state.store(PoolState::Ready);
+}
+
 /// The pool when it exists, else null (after a note under verbose).
 StagingPool *stagingPool(const char *where) {
   PoolHolder &h = poolHolder();
   joinPoolInit();
-  if (h.state == PoolState::Absent)
-    createPool();
-  if (h.state == PoolState::Ready)
+  if (h.state.load() == PoolState::Absent)
+    preparePool();
+  if (h.state.load() == PoolState::Prepared)
+    attachPool();
+  if (h.state.load() == PoolState::Ready)
     return h.pool;
   if (h.what) {
     note(where, h.what, h.error);
@@ -339,36 +376,35 @@ bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
   return in * 2 < resident.size();
 }
 
-/// Under auto, whether a copy of `bytes` is staged. Creating the pool
-/// costs milliseconds (page-locking its ring, starting its threads: 5.6 ms
-/// on the H100 host), more than staging saves on one copy of a few MB into
-/// memory the program has touched: pageable copies run at about 11 GB/s to
-/// the device and to the host, staged ones at 20-50 GB/s from 4 MiB up.
-/// Into untouched memory, plain copies to the host run at about 1.2 GB/s,
-/// and several threads fault the pages in far faster. So auto creates the
-/// pool for a copy of at least 16 MiB to the host or 64 MiB to the device,
-/// for a copy of 4 MiB to untouched host memory, or once this process has
-/// copied 64 MiB plainly (it moves enough data to repay the pool); once the
-/// pool exists, every copy from 4 MiB up is staged.
-/// POLYCUDA_STAGED_MIN_BYTES replaces all of this with one threshold.
+/// Under auto, whether a copy of `bytes` is staged. Once the pool is
+/// attached, staged copies beat plain ones from 1 MiB up in both
+/// directions (on the H100 host, 13-14 GB/s against 8-10 at 1 MiB, 40-50
+/// against 7-13 from 8 MiB). Attaching it costs about 0.6 ms (page-locking
+/// the touched ring), about what staging saves on one copy of 4 MiB, so
+/// the first copy of 4 MiB or more attaches it. Into host memory the
+/// program has not touched yet, plain copies to the host run at about
+/// 1.2 GB/s, and several threads fault the pages in far faster. While the
+/// pool is still being prepared (a scop at the very start of a program),
+/// copies stay plain rather than wait. POLYCUDA_STAGED_MIN_BYTES replaces
+/// all of this with one threshold.
 bool autoStages(size_t bytes, bool toDevice, const char *host,
                 const std::vector<Slab> &slabs) {
   static const size_t fixed = [] {
     const char *v = getenv("POLYCUDA_STAGED_MIN_BYTES");
     return v && *v ? (size_t)atoll(v) : (size_t)0;
   }();
-  static size_t plainBytes = 0;
   if (fixed)
     return bytes >= fixed;
   constexpr size_t MiB = (size_t)1 << 20;
-  bool stage = bytes >= 4 * MiB &&
-               (poolHolder().state == PoolState::Ready ||
-                bytes >= (toDevice ? 64 : 16) * MiB ||
-                plainBytes >= 64 * MiB ||
-                (!toDevice && mostlyUntouched(host, slabs)));
-  if (!stage)
-    plainBytes += bytes;
-  return stage;
+  switch (poolHolder().state.load(std::memory_order_acquire)) {
+  case PoolState::Ready:
+    return bytes >= MiB;
+  case PoolState::Prepared:
+    return bytes >= 4 * MiB || (bytes >= MiB && !toDevice &&
+                                mostlyUntouched(host, slabs));
+  default:
+    return false;
+  }
 }
 
 const char *methodName(int method) {

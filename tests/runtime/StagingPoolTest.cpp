@@ -13,6 +13,7 @@
 
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace polycuda::staging;
@@ -64,11 +65,7 @@ void fill(std::vector<char> &v, unsigned seed) {
 
 /// Copies random boxes both ways through a pool of `workers` threads and
 /// compares each with the box copied slab by slab.
-void copyRandomBoxes(unsigned workers, unsigned seed, int copies) {
-  StagingPool &pool = newPool();
-  cudaError_t err;
-  const char *what = nullptr;
-  ASSERT_TRUE(pool.create(workers, err, what));
+void copyRandomBoxes(StagingPool &pool, unsigned seed, int copies) {
   std::mt19937 random(seed);
   for (int n = 0; n < copies; ++n) {
     Box box = randomBox(random, (size_t)6 << 20);
@@ -126,10 +123,49 @@ TEST(StagingPool, ChunksAndPiecesCoverTheBoxOnce) {
   }
 }
 
+void copyRandomBoxes(unsigned workers, unsigned seed, int copies) {
+  StagingPool &pool = newPool();
+  cudaError_t err;
+  const char *what = nullptr;
+  ASSERT_TRUE(pool.create(workers, err, what));
+  copyRandomBoxes(pool, seed, copies);
+}
+
 TEST(StagingPool, CallerAloneCopiesRandomBoxes) { copyRandomBoxes(0, 1, 40); }
 TEST(StagingPool, OneWorkerCopiesRandomBoxes) { copyRandomBoxes(1, 2, 40); }
 TEST(StagingPool, ThreeWorkersCopyRandomBoxes) { copyRandomBoxes(3, 3, 40); }
 TEST(StagingPool, EightWorkersCopyRandomBoxes) { copyRandomBoxes(8, 4, 25); }
+
+// The runtime prepares its pool on a thread of its own when the program
+// starts and attaches it later, on the thread that copies.
+TEST(StagingPool, PreparedOnAnotherThreadThenAttached) {
+  StagingPool &pool = newPool();
+  bool prepared = false;
+  std::thread([&] { prepared = pool.prepare(4); }).join();
+  ASSERT_TRUE(prepared);
+  cudaError_t err;
+  const char *what = nullptr;
+  ASSERT_TRUE(pool.attach(err, what));
+  copyRandomBoxes(pool, 5, 20);
+}
+
+// Packing stores past the cache: every alignment of source and destination
+// and every length around the vector loop's edges copies exactly the bytes.
+TEST(StagingPool, StreamingCopyEqualsMemcpy) {
+  std::vector<char> src(4096), dst(4096), expected(4096);
+  fill(src, 11);
+  for (size_t from = 0; from < 17; ++from)
+    for (size_t to = 0; to < 17; ++to)
+      for (size_t n : {0, 1, 15, 16, 255, 256, 271, 319, 320, 1000, 3000}) {
+        fill(dst, 3);
+        expected = dst;
+        memcpy(&expected[to], &src[from], n);
+        copyStreaming(&dst[to], &src[from], n);
+        finishCopies();
+        ASSERT_TRUE(dst == expected)
+            << "from " << from << ", to " << to << ", " << n << " bytes";
+      }
+}
 
 TEST(StagingPool, FailedCopyIsReported) {
   StagingPool &pool = newPool();
