@@ -134,6 +134,11 @@ constexpr size_t kBufferBytes = 2u << 20;
 constexpr size_t kMinChunkBytes = 256u << 10;
 constexpr size_t kPieceBytes = 128u << 10;
 constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
+/// Copies to the device up to this size pack with streaming stores (see
+/// copyStreaming); larger ones measured faster with memcpy on the H200
+/// host (128 MiB-1 GiB: 60-65% of pinned bandwidth against 76-79% at 16-64
+/// MiB with streaming stores, 80-89% with memcpy on the H100 host).
+constexpr size_t kStreamingMaxBytes = (size_t)64 << 20;
 
 /// A part of a slab that fits one staging buffer.
 struct Chunk {
@@ -149,9 +154,9 @@ struct Piece {
 /// memcpy with non-temporal stores, for packing: the destination's lines
 /// are not read first. On the H200 host this took a staged copy of 8 MiB to
 /// the device from 19 to 35 GB/s (pinned: 51), and region times of
-/// copy-bound scops down by up to 18%. Unpacking into the user's array
-/// keeps memcpy: there streaming stores measured slower (8-64 MiB to the
-/// host at 40 instead of 46-49 GB/s).
+/// copy-bound scops down by up to 18%; it is used up to kStreamingMaxBytes.
+/// Unpacking into the user's array keeps memcpy: there streaming stores
+/// measured slower (8-64 MiB to the host at 40 instead of 46-49 GB/s).
 inline void copyStreaming(char *dst, const char *src, size_t n) {
   size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
   if (n < head + 256) {
@@ -263,6 +268,10 @@ public:
                   const char *&failedOperation) {
     std::lock_guard<std::mutex> serialize(runMutex);
     job.toDevice = toDevice;
+    size_t bytes = 0;
+    for (const Chunk &c : chunks)
+      bytes += c.width * c.rows;
+    job.streaming = toDevice && bytes <= kStreamingMaxBytes;
     job.device = device;
     job.host = host;
     job.chunks = &chunks;
@@ -298,6 +307,7 @@ public:
 private:
   struct Job {
     bool toDevice = true;
+    bool streaming = false; ///< pack with streaming stores
     char *device = nullptr;
     char *host = nullptr;
     const std::vector<Chunk> *chunks = nullptr;
@@ -366,8 +376,10 @@ private:
     char *buffer = buffers[p.chunk % kRingBuffers] + p.x;
     char *user = job.host + c.offset + p.x;
     for (size_t r = p.row; r < p.row + p.rows; ++r) {
-      if (job.toDevice)
+      if (job.streaming)
         copyStreaming(buffer + r * c.width, user + r * c.pitch, p.width);
+      else if (job.toDevice)
+        memcpy(buffer + r * c.width, user + r * c.pitch, p.width);
       else
         memcpy(user + r * c.pitch, buffer + r * c.width, p.width);
     }
