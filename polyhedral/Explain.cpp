@@ -85,8 +85,7 @@ isl::pw_aff oneOnParams(const isl::space &space) {
 
 /// Member `upa` of a band on statement `stmt`, as C over source names.
 std::string memberText(const Statement &stmt, const isl::union_pw_aff &upa) {
-  isl::map map = pieceOf(isl::union_map::from(isl::multi_union_pw_aff(upa)),
-                         stmt.name);
+  isl::map map = pieceOf(memberMap(upa), stmt.name);
   if (map.is_null())
     return "";
   map = withSourceNames(stmt, map);
@@ -239,12 +238,10 @@ private:
     isl::union_map same = prefix.apply_range(prefix.reverse());
     isl::multi_union_pw_aff partial = band.get_partial_schedule();
     for (unsigned j = 0; j < k; ++j) {
-      isl::union_map member =
-          isl::union_map::from(isl::multi_union_pw_aff(partial.at(j)));
+      isl::union_map member = memberMap(partial.at(j));
       same = same.intersect(member.apply_range(member.reverse()));
     }
-    isl::union_map member =
-        isl::union_map::from(isl::multi_union_pw_aff(partial.at(k)));
+    isl::union_map member = memberMap(partial.at(k));
     isl::union_map equalAtK = member.apply_range(member.reverse());
     for (unsigned f = 0; f < out.dependences.size(); ++f) {
       isl::union_map dep(out.dependences[f].relation);

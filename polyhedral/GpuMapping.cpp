@@ -247,8 +247,7 @@ private:
       return std::nullopt;
     isl::multi_union_pw_aff partial = band.get_partial_schedule();
     auto member = [&](unsigned d) {
-      return isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
-          .intersect_domain(instances);
+      return memberMap(partial.at(d), instances);
     };
     isl::union_map outer =
         node.get_prefix_schedule_union_map().intersect_domain(instances);
@@ -687,8 +686,7 @@ private:
     isl::union_map prefix = kernel.hostSchedule;
     for (unsigned d = 0; d < mapped; ++d)
       prefix = flatRangeProduct(
-          prefix, isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
-                      .intersect_domain(kernel.instances));
+          prefix, memberMap(partial.at(d), kernel.instances));
     if (!reductionsAreLegal(updates, kernel.instances, kernel.hostSchedule,
                             prefix))
       return std::nullopt;
@@ -763,8 +761,7 @@ private:
         band.as<isl::schedule_node_band>().get_partial_schedule();
     for (unsigned d = 0; d < mapped; ++d)
       kernel.memberSchedules.push_back(
-          isl::union_map::from(isl::multi_union_pw_aff(partial.at(d)))
-              .intersect_domain(kernel.instances));
+          memberMap(partial.at(d), kernel.instances));
     kernel.accesses = analyzeAccesses(scop, kernel.localSchedule,
                                       kernel.hostSchedule, mapped);
     // Where promoteToShared will stage uncoalesced reads: per tile of the
@@ -953,9 +950,7 @@ private:
         kernel.hostSchedule,
         flatRangeProduct(kernel.memberSchedules[0],
                          kernel.memberSchedules[1]));
-    isl::union_map inner =
-        isl::union_map::from(isl::multi_union_pw_aff(partial.at(2)))
-            .intersect_domain(kernel.instances);
+    isl::union_map inner = memberMap(partial.at(2), kernel.instances);
     bool accumulator = false, reuse = false;
     unsigned accumulatorBytes = 0;
     for (const std::string &name : kernel.statements)

@@ -403,6 +403,15 @@ isl::map equateLeading(const isl::map &map, unsigned n) {
   return isl::manage(raw);
 }
 
+isl::union_map memberMap(const isl::union_pw_aff &member) {
+  return isl::union_map::from(isl::multi_union_pw_aff(member));
+}
+
+isl::union_map memberMap(const isl::union_pw_aff &member,
+                         const isl::union_set &domain) {
+  return memberMap(member).intersect_domain(domain);
+}
+
 isl::union_map flatRangeProduct(const isl::union_map &left,
                                 const isl::union_map &right) {
   return isl::manage(

@@ -142,6 +142,12 @@ isl::map mapFromDomainAndRange(const isl::set &domain, const isl::set &range);
 /// `map` restricted to pairs whose first `n` input and output dimensions
 /// are equal (the same iteration of `n` shared loops).
 isl::map equateLeading(const isl::map &map, unsigned n);
+/// One band member as a map, `{ x -> [member(x)] }`: what instances share
+/// a value of it, or a factor of a flatRangeProduct.
+isl::union_map memberMap(const isl::union_pw_aff &member);
+/// `memberMap(member)` on the instances in `domain` only.
+isl::union_map memberMap(const isl::union_pw_aff &member,
+                         const isl::union_set &domain);
 /// `{ x -> [a, b] : x -> [a] in left and x -> [b] in right }`.
 isl::union_map flatRangeProduct(const isl::union_map &left,
                                 const isl::union_map &right);

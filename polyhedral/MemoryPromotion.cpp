@@ -44,11 +44,9 @@ isl::union_map prefixAt(const isl::schedule_node &band, unsigned members) {
     return prefix;
   isl::multi_union_pw_aff partial =
       band.as<isl::schedule_node_band>().get_partial_schedule();
-  isl::union_map inner = isl::union_map::from(isl::multi_union_pw_aff(
-      partial.at(0)));
+  isl::union_map inner = memberMap(partial.at(0));
   for (unsigned m = 1; m < members; ++m)
-    inner = flatRangeProduct(
-        inner, isl::union_map::from(isl::multi_union_pw_aff(partial.at(m))));
+    inner = flatRangeProduct(inner, memberMap(partial.at(m)));
   return flatRangeProduct(prefix, inner.intersect_domain(domainOf(band)));
 }
 
@@ -142,10 +140,8 @@ private:
       std::vector<isl::map> elements;
       std::vector<std::optional<isl::map>> slots;
       isl::union_map prefix = prefixAt(band, m);
-      isl::union_map member =
-          isl::union_map::from(isl::multi_union_pw_aff(
-              band.as<isl::schedule_node_band>().get_partial_schedule().at(
-                  m)));
+      isl::union_map member = memberMap(
+          band.as<isl::schedule_node_band>().get_partial_schedule().at(m));
       // Above the threads (a block's loop), the instances of this thread.
       isl::union_set domain = domainOf(band).intersect(threadFilter);
       for (unsigned a = 0; a < scop.arrays.size(); ++a)

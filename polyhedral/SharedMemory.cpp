@@ -260,8 +260,7 @@ private:
   /// not all give one value, the first iterator that two instances with
   /// the same value share.
   std::string loopName(const isl::union_pw_aff &member) {
-    isl::union_map values = isl::union_map::from(
-        isl::multi_union_pw_aff(member)).intersect_domain(kernel.instances);
+    isl::union_map values = memberMap(member, kernel.instances);
     for (const isl::map &piece : mapsOf(values)) {
       const Statement *stmt = scop.findStatement(domainTupleName(piece));
       if (!stmt || piece.range().is_singleton())
