@@ -582,8 +582,9 @@ extern "C" void polycuda_cuda_end_scop(const char *where) {
 // then allocates nothing. Every kernel and copy runs on the legacy default
 // stream or on the staging pool's blocking stream, so work still queued
 // on a freed block ends before the block's next user's copies and kernels
-// start. When cudaMalloc fails, the kept blocks are returned and it is
-// tried again; at exit they are returned too. POLYCUDA_CACHE_ALLOC=0
+// start. At most a quarter of the device's memory is kept; when cudaMalloc
+// fails, the kept blocks are returned and it is tried again; at exit they
+// are returned too. POLYCUDA_CACHE_ALLOC=0
 // returns every block when it is freed.
 
 namespace {
@@ -591,8 +592,23 @@ namespace {
 struct DeviceMemory {
   std::unordered_map<void *, size_t> sizes; ///< blocks handed out
   std::multimap<size_t, void *> kept;       ///< freed blocks, by size
+  size_t keptBytes = 0;
   bool exitHandler = false;
 };
+
+/// At most a quarter of the device's memory is kept, so that other code of
+/// the program (a library's own cudaMalloc) still finds memory.
+size_t keepLimit() {
+  static const size_t limit = [] {
+    size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+      cudaGetLastError();
+      return (size_t)0;
+    }
+    return total / 4;
+  }();
+  return limit;
+}
 
 DeviceMemory &deviceMemory() {
   static DeviceMemory *memory = new DeviceMemory; // used until exit
@@ -612,6 +628,7 @@ void releaseKept() {
   for (const auto &[bytes, ptr] : m.kept)
     cudaFree(ptr); // at exit or before a retry: errors change nothing
   m.kept.clear();
+  m.keptBytes = 0;
 }
 
 /// A kept block of at least `bytes` and at most twice that, or null.
@@ -622,6 +639,7 @@ void *takeKept(size_t bytes) {
     return nullptr;
   void *ptr = it->second;
   m.sizes[ptr] = it->first;
+  m.keptBytes -= it->first;
   m.kept.erase(it);
   return ptr;
 }
@@ -664,9 +682,14 @@ extern "C" void polycuda_cuda_free(void *ptr, const char *where) {
   Clock::time_point start = Clock::now();
   DeviceMemory &m = deviceMemory();
   auto it = m.sizes.find(ptr);
+  size_t bytes = 0; // 0: not a block of polycuda_cuda_alloc's
   if (it != m.sizes.end()) {
-    m.kept.emplace(it->second, ptr);
+    bytes = it->second;
     m.sizes.erase(it);
+  }
+  if (bytes > 0 && m.keptBytes + bytes <= keepLimit()) {
+    m.kept.emplace(bytes, ptr);
+    m.keptBytes += bytes;
     if (!m.exitHandler) {
       // Registered after the CUDA runtime's own handler, so it runs first.
       atexit(releaseKept);
