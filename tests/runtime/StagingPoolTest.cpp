@@ -136,6 +136,29 @@ TEST(StagingPool, OneWorkerCopiesRandomBoxes) { copyRandomBoxes(1, 2, 40); }
 TEST(StagingPool, ThreeWorkersCopyRandomBoxes) { copyRandomBoxes(3, 3, 40); }
 TEST(StagingPool, EightWorkersCopyRandomBoxes) { copyRandomBoxes(8, 4, 25); }
 
+// Copies to the device above kStreamingMaxBytes pack with memcpy.
+TEST(StagingPool, LargeCopyToTheDevicePacksWithMemcpy) {
+  StagingPool &pool = newPool();
+  cudaError_t err;
+  const char *what = nullptr;
+  ASSERT_TRUE(pool.create(4, err, what));
+  size_t bytes = kStreamingMaxBytes + (3u << 20) + 13;
+  std::vector<char> host(bytes), device(bytes);
+  fill(host, 21);
+  fill(device, 22);
+  long long extent = (long long)bytes, lower = 5, upper = extent - 7;
+  std::vector<Slab> slabs = slabsOf(1, 1, &extent, &lower, &upper);
+  std::vector<char> expected = device;
+  memcpy(&expected[5], &host[5], bytes - 11);
+  std::vector<Chunk> chunks = chunksOf(slabs);
+  std::vector<Piece> pieces = piecesOf(chunks);
+  const char *operation = nullptr;
+  ASSERT_EQ(pool.run(true, device.data(), host.data(), chunks, pieces,
+                     operation),
+            cudaSuccess);
+  ASSERT_TRUE(device == expected);
+}
+
 // The runtime prepares its pool on a thread of its own when the program
 // starts and attaches it later, on the thread that copies.
 TEST(StagingPool, PreparedOnAnotherThreadThenAttached) {
