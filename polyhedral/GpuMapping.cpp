@@ -239,10 +239,7 @@ private:
         !onlyStatementsBelow(node.child(0)))
       return std::nullopt;
     isl::union_set instances = domainOf(node);
-    std::vector<std::string> names;
-    for (const isl::set &set : setsOf(instances))
-      names.push_back(tupleName(set));
-    std::optional<std::vector<Update>> updates = reductionUpdates(names);
+    std::optional<std::vector<Update>> updates = reductionUpdates(instances);
     if (!updates)
       return std::nullopt;
     isl::multi_union_pw_aff partial = band.get_partial_schedule();
@@ -294,10 +291,7 @@ private:
         node.as<isl::schedule_node_band>().n_member() != 1 ||
         !onlyStatementsBelow(node.child(0)))
       return false;
-    std::vector<std::string> names;
-    for (const isl::set &set : setsOf(domainOf(node)))
-      names.push_back(tupleName(set));
-    return reductionUpdates(names).has_value();
+    return reductionUpdates(domainOf(node)).has_value();
   }
 
   /// A sequence below `node` with a run of two or more consecutive
@@ -613,6 +607,15 @@ private:
     }
     return updates;
   }
+  /// reductionUpdates of the statements of `instances`.
+  std::optional<std::vector<Update>>
+  reductionUpdates(const isl::union_set &instances) const {
+    std::vector<std::string> names;
+    for (const isl::set &set : setsOf(instances))
+      names.push_back(tupleName(set));
+    return reductionUpdates(names);
+  }
+
 
   /// Whether the subtree at `node` has no band: statements only (a leaf,
   /// or a sequence or set of filters of such subtrees).

@@ -276,9 +276,7 @@ unsigned defaultWorkers() {
 void preparePool() {
   PoolHolder &h = poolHolder();
   StagingPool *pool = new StagingPool;
-  if (!pool->prepare(defaultWorkers())) {
-    h.error = cudaErrorMemoryAllocation;
-    h.what = "aligned_alloc of the staging pool";
+  if (!pool->prepare(defaultWorkers(), h.error, h.what)) {
     h.state.store(PoolState::Failed, std::memory_order_release);
     return;
   }
@@ -286,10 +284,26 @@ void preparePool() {
   h.state.store(PoolState::Prepared, std::memory_order_release);
 }
 
+int methodFromEnvironment(int method) {
+  const char *v = getenv("POLYCUDA_TRANSFERS");
+  if (!v || !*v)
+    return method;
+  if (!strcmp(v, "plain"))
+    return POLYCUDA_TRANSFERS_PLAIN;
+  if (!strcmp(v, "staged"))
+    return POLYCUDA_TRANSFERS_STAGED;
+  if (!strcmp(v, "registered"))
+    return POLYCUDA_TRANSFERS_REGISTERED;
+  if (!strcmp(v, "auto"))
+    return POLYCUDA_TRANSFERS_AUTO;
+  return method;
+}
+
 /// POLYCUDA_TRANSFERS=plain or registered: no pool.
 bool stagingRuledOut() {
-  const char *v = getenv("POLYCUDA_TRANSFERS");
-  return v && (!strcmp(v, "plain") || !strcmp(v, "registered"));
+  int method = methodFromEnvironment(POLYCUDA_TRANSFERS_AUTO);
+  return method == POLYCUDA_TRANSFERS_PLAIN ||
+         method == POLYCUDA_TRANSFERS_REGISTERED;
 }
 
 /// Starts preparing the pool when the program starts, so that its cost
@@ -344,21 +358,6 @@ StagingPool *stagingPool(const char *where) {
     h.what = nullptr; // once
   }
   return nullptr;
-}
-
-int methodFromEnvironment(int method) {
-  const char *v = getenv("POLYCUDA_TRANSFERS");
-  if (!v || !*v)
-    return method;
-  if (!strcmp(v, "plain"))
-    return POLYCUDA_TRANSFERS_PLAIN;
-  if (!strcmp(v, "staged"))
-    return POLYCUDA_TRANSFERS_STAGED;
-  if (!strcmp(v, "registered"))
-    return POLYCUDA_TRANSFERS_REGISTERED;
-  if (!strcmp(v, "auto"))
-    return POLYCUDA_TRANSFERS_AUTO;
-  return method;
 }
 
 /// True when most pages of the host bytes of `slabs` are not in memory yet
@@ -584,8 +583,8 @@ extern "C" void polycuda_cuda_end_scop(const char *where) {
 // on a freed block ends before the block's next user's copies and kernels
 // start. At most a quarter of the device's memory is kept; when cudaMalloc
 // fails, the kept blocks are returned and it is tried again; at exit they
-// are returned too. POLYCUDA_CACHE_ALLOC=0
-// returns every block when it is freed.
+// are returned too. POLYCUDA_CACHE_ALLOC=0 returns every block when it is
+// freed.
 
 namespace {
 

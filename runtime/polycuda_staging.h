@@ -199,12 +199,16 @@ class StagingPool {
 public:
   /// Creates the ring and starts the workers: host memory and threads
   /// only, no CUDA call, so the runtime does it on a thread of its own when
-  /// the program starts (see attach). False when memory is short.
-  bool prepare(unsigned numWorkers) {
+  /// the program starts (see attach). False (with the failed operation)
+  /// when memory is short.
+  bool prepare(unsigned numWorkers, cudaError_t &err, const char *&what) {
     size_t total = kRingBuffers * kBufferBytes;
     memory = (char *)aligned_alloc(kBufferBytes, total);
-    if (!memory)
+    if (!memory) {
+      err = cudaErrorMemoryAllocation;
+      what = "aligned_alloc of the staging pool";
       return false;
+    }
 #ifdef MADV_HUGEPAGE
     madvise(memory, total, MADV_HUGEPAGE); // fewer pages to lock; a hint
 #endif
@@ -252,12 +256,7 @@ public:
 
   /// prepare, then attach.
   bool create(unsigned numWorkers, cudaError_t &err, const char *&what) {
-    if (!prepare(numWorkers)) {
-      err = cudaErrorMemoryAllocation;
-      what = "aligned_alloc of the staging pool";
-      return false;
-    }
-    return attach(err, what);
+    return prepare(numWorkers, err, what) && attach(err, what);
   }
 
   /// Copies `chunks` between `host` and `device`; returns the first CUDA
@@ -383,7 +382,8 @@ private:
       else
         memcpy(user + r * c.pitch, buffer + r * c.width, p.width);
     }
-    finishCopies();
+    if (job.streaming)
+      finishCopies();
     job.left[p.chunk].fetch_sub(1, std::memory_order_release);
   }
 

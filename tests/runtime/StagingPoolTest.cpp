@@ -164,10 +164,10 @@ TEST(StagingPool, LargeCopyToTheDevicePacksWithMemcpy) {
 TEST(StagingPool, PreparedOnAnotherThreadThenAttached) {
   StagingPool &pool = newPool();
   bool prepared = false;
-  std::thread([&] { prepared = pool.prepare(4); }).join();
-  ASSERT_TRUE(prepared);
   cudaError_t err;
   const char *what = nullptr;
+  std::thread([&] { prepared = pool.prepare(4, err, what); }).join();
+  ASSERT_TRUE(prepared);
   ASSERT_TRUE(pool.attach(err, what));
   copyRandomBoxes(pool, 5, 20);
 }
