@@ -117,14 +117,16 @@ inline size_t bytesOf(const std::vector<Slab> &slabs) {
 // pieces of about kPieceBytes, which the workers take in order, so that
 // every chunk is packed by several threads at once and a few large DMAs
 // (each call costs microseconds) carry the copy. The pinned memory is a
-// ring of kRingBuffers buffers; chunk i of a copy uses buffer
-// i % kRingBuffers.
-// - To the device: workers pack the pieces of chunk i once the DMA of chunk
-//   i - kRingBuffers has completed; the caller issues the chunks in order as
-//   they are packed.
+// ring of kRingBuffers buffers, used in turn by the DMAs of all copies: the
+// k-th DMA since the pool was created uses buffer k % kRingBuffers.
+// - To the device: workers pack the pieces of a chunk once the DMA that
+//   last used its buffer has completed; the caller issues the chunks in
+//   order as they are packed, and returns once the last is issued (so the
+//   next copy is packed while this one's last DMAs run).
 // - To the host: the caller issues the DMA of chunk i once chunk
-//   i - kRingBuffers has been unpacked; workers unpack the pieces of the
-//   chunks whose DMA has completed.
+//   i - kRingBuffers has been unpacked (the stream orders it after the DMAs
+//   of earlier copies); workers unpack the pieces of the chunks whose DMA
+//   has completed, and the caller returns once all are unpacked.
 // The caller packs or unpacks too when it has nothing to issue. Idle workers
 // spin for a moment before they sleep, so the copies of one scop, which
 // come back to back, do not wait for threads to wake.
@@ -259,6 +261,16 @@ public:
     return prepare(numWorkers, err, what) && attach(err, what);
   }
 
+  /// Waits for the DMAs still in flight (a copy to the device returns once
+  /// its last DMA is issued); returns the first CUDA error.
+  cudaError_t synchronize() {
+    std::lock_guard<std::mutex> serialize(runMutex);
+    error = cudaSuccess;
+    while (completedTotal < issuedTotal && pollCompleted())
+      cpuRelax();
+    return error;
+  }
+
   /// Copies `chunks` between `host` and `device`; returns the first CUDA
   /// error, with the operation that failed.
   cudaError_t run(bool toDevice, char *device, char *host,
@@ -267,6 +279,7 @@ public:
                   const char *&failedOperation) {
     std::lock_guard<std::mutex> serialize(runMutex);
     job.toDevice = toDevice;
+    job.base = issuedTotal;
     size_t bytes = 0;
     for (const Chunk &c : chunks)
       bytes += c.width * c.rows;
@@ -281,7 +294,10 @@ public:
     for (const Piece &p : pieces)
       job.left[p.chunk].fetch_add(1, std::memory_order_relaxed);
     next.store(0, std::memory_order_relaxed);
-    limit.store(toDevice ? kRingBuffers : 0, std::memory_order_relaxed);
+    // To the device, a buffer whose DMA of the previous copy may still be
+    // in flight is not packed before that DMA completes.
+    limit.store(toDevice ? completedTotal + kRingBuffers - job.base : 0,
+                std::memory_order_relaxed);
     failed.store(false, std::memory_order_relaxed);
     finished.store(0, std::memory_order_relaxed);
     error = cudaSuccess;
@@ -306,6 +322,9 @@ public:
 private:
   struct Job {
     bool toDevice = true;
+    /// Chunk i of the copy is the DMA number base + i of the ring (its
+    /// buffer: (base + i) % kRingBuffers).
+    size_t base = 0;
     bool streaming = false; ///< pack with streaming stores
     char *device = nullptr;
     char *host = nullptr;
@@ -330,7 +349,7 @@ private:
 
   void dma(size_t i) {
     const Chunk &c = (*job.chunks)[i];
-    char *buffer = buffers[i % kRingBuffers];
+    char *buffer = buffers[slot(i)];
     cudaError_t err;
     if (job.toDevice)
       err = c.rows == 1 ? cudaMemcpyAsync(job.device + c.offset, buffer,
@@ -349,14 +368,33 @@ private:
                                             cudaMemcpyDeviceToHost, stream);
     if (err != cudaSuccess)
       return fail(err, dmaName());
-    if ((err = cudaEventRecord(events[i % kRingBuffers], stream)) !=
-        cudaSuccess)
+    ++issuedTotal;
+    if ((err = cudaEventRecord(events[slot(i)], stream)) != cudaSuccess)
       fail(err, "cudaEventRecord (staged copy)");
+  }
+
+  /// The ring buffer of chunk `i` of the current copy.
+  size_t slot(size_t i) const { return (job.base + i) % kRingBuffers; }
+
+  /// Advances completedTotal past the DMAs that have completed (of this
+  /// copy and of earlier ones); false on an error.
+  bool pollCompleted() {
+    while (completedTotal < issuedTotal) {
+      cudaError_t err = cudaEventQuery(events[completedTotal % kRingBuffers]);
+      if (err == cudaErrorNotReady)
+        return true;
+      if (err != cudaSuccess) {
+        fail(err, dmaName());
+        return false;
+      }
+      ++completedTotal;
+    }
+    return true;
   }
 
   /// True when the DMA of chunk `i` has completed (false on an error).
   bool dmaCompleted(size_t i) {
-    cudaError_t err = cudaEventQuery(events[i % kRingBuffers]);
+    cudaError_t err = cudaEventQuery(events[slot(i)]);
     if (err == cudaSuccess)
       return true;
     if (err != cudaErrorNotReady)
@@ -372,7 +410,7 @@ private:
   void move(size_t i) {
     const Piece &p = (*job.pieces)[i];
     const Chunk &c = (*job.chunks)[p.chunk];
-    char *buffer = buffers[p.chunk % kRingBuffers] + p.x;
+    char *buffer = buffers[slot(p.chunk)] + p.x;
     char *user = job.host + c.offset + p.x;
     for (size_t r = p.row; r < p.row + p.rows; ++r) {
       if (job.streaming)
@@ -396,21 +434,30 @@ private:
            next.compare_exchange_strong(i, i + 1);
   }
 
+  /// Issues every chunk's DMA as soon as it is packed, and returns once
+  /// the last is issued: the user's bytes are all in the ring then, and the
+  /// DMAs still in flight are ordered before any later kernel or copy (the
+  /// stream is blocking; the next staged copy waits for a buffer's DMA
+  /// before it packs that buffer again). The next copy's packing thus
+  /// overlaps this one's last DMAs.
   void issueToDevice() {
-    size_t n = job.chunks->size(), issued = 0, completed = 0;
-    while (completed < n && !failed.load(std::memory_order_relaxed)) {
+    size_t n = job.chunks->size(), issued = 0;
+    while (issued < n && !failed.load(std::memory_order_relaxed)) {
       bool progress = false;
-      if (issued < n && moved(issued)) {
+      if (moved(issued)) {
         dma(issued++);
         progress = true;
       }
-      if (completed < issued && dmaCompleted(completed)) {
-        ++completed;
-        limit.store(completed + kRingBuffers, std::memory_order_release);
+      size_t done = completedTotal;
+      if (!pollCompleted())
+        break;
+      if (completedTotal != done) {
+        limit.store(completedTotal + kRingBuffers - job.base,
+                    std::memory_order_release);
         progress = true;
       }
       size_t i;
-      if (!progress && issued == completed && takeAllowed(i)) {
+      if (!progress && issuedTotal == completedTotal && takeAllowed(i)) {
         move(i);
         progress = true;
       }
@@ -444,6 +491,8 @@ private:
       if (!progress)
         cpuRelax();
     }
+    if (!failed.load(std::memory_order_relaxed))
+      completedTotal = issuedTotal; // every DMA of the ring has completed
   }
 
   /// A worker's share of the current job.
@@ -499,6 +548,10 @@ private:
   std::atomic<size_t> next{0}, limit{0};
   std::atomic<unsigned> finished{0};
   std::atomic<bool> failed{false};
+  /// DMAs issued, and known to have completed, since the pool was created
+  /// (the caller's; DMA k used buffer k % kRingBuffers, and the event of
+  /// that buffer was recorded after it).
+  size_t issuedTotal = 0, completedTotal = 0;
   cudaError_t error = cudaSuccess;
   const char *operation = nullptr;
 };

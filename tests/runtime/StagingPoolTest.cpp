@@ -88,6 +88,8 @@ void copyRandomBoxes(StagingPool &pool, unsigned seed, int copies) {
     ASSERT_EQ(pool.run(toDevice, device.data(), host.data(), chunks, pieces,
                        operation),
               cudaSuccess);
+    // A copy to the device returns with its last DMAs in flight.
+    ASSERT_EQ(pool.synchronize(), cudaSuccess);
     const std::vector<char> &result = toDevice ? device : host;
     ASSERT_TRUE(result == expected)
         << "copy " << n << " (" << (toDevice ? "to the device" : "to the host")
@@ -170,6 +172,53 @@ TEST(StagingPool, PreparedOnAnotherThreadThenAttached) {
   ASSERT_TRUE(prepared);
   ASSERT_TRUE(pool.attach(err, what));
   copyRandomBoxes(pool, 5, 20);
+}
+
+// Copies to the device return before their last DMAs complete: the next
+// copies, packed meanwhile, must wait for each buffer's DMA, and a copy to
+// the host in between must see every byte of the earlier ones.
+TEST(StagingPool, BackToBackCopiesShareTheRing) {
+  StagingPool &pool = newPool();
+  cudaError_t err;
+  const char *what = nullptr;
+  ASSERT_TRUE(pool.create(3, err, what));
+  std::mt19937 random(9);
+  for (int round = 0; round < 6; ++round) {
+    std::vector<std::vector<char>> hosts, devices;
+    for (int a = 0; a < 4; ++a) {
+      size_t bytes = (size_t)(1 + random() % 6) << 20;
+      hosts.emplace_back(bytes);
+      devices.emplace_back(bytes);
+      fill(hosts.back(), random());
+      fill(devices.back(), random());
+    }
+    for (int a = 0; a < 4; ++a) {
+      long long extent = (long long)hosts[a].size(), lower = 0,
+                upper = extent - 1;
+      std::vector<Slab> slabs = slabsOf(1, 1, &extent, &lower, &upper);
+      std::vector<Chunk> chunks = chunksOf(slabs);
+      std::vector<Piece> pieces = piecesOf(chunks);
+      const char *operation = nullptr;
+      ASSERT_EQ(pool.run(true, devices[a].data(), hosts[a].data(), chunks,
+                         pieces, operation),
+                cudaSuccess);
+      if (a == 2) {
+        // Back to the host: ordered after the copies to the device.
+        std::vector<char> back(hosts[1].size());
+        long long e1 = (long long)back.size(), l1 = 0, u1 = e1 - 1;
+        std::vector<Slab> s1 = slabsOf(1, 1, &e1, &l1, &u1);
+        std::vector<Chunk> c1 = chunksOf(s1);
+        std::vector<Piece> p1 = piecesOf(c1);
+        ASSERT_EQ(pool.run(false, devices[1].data(), back.data(), c1, p1,
+                           operation),
+                  cudaSuccess);
+        ASSERT_TRUE(back == hosts[1]) << "round " << round;
+      }
+    }
+    ASSERT_EQ(pool.synchronize(), cudaSuccess);
+    for (int a = 0; a < 4; ++a)
+      ASSERT_TRUE(devices[a] == hosts[a]) << "round " << round << ", array " << a;
+  }
 }
 
 // Packing stores past the cache: every alignment of source and destination
