@@ -158,6 +158,7 @@ TEST(StagingPool, LargeCopyToTheDevicePacksWithMemcpy) {
   ASSERT_EQ(pool.run(true, device.data(), host.data(), chunks, pieces,
                      operation),
             cudaSuccess);
+  ASSERT_EQ(pool.synchronize(), cudaSuccess);
   ASSERT_TRUE(device == expected);
 }
 
