@@ -36,11 +36,10 @@ extern "C" {
 ///   host copies overlap the DMA;
 /// - registered: the host range is page-locked (cudaHostRegister) for the
 ///   copy and released after it;
-/// - auto: staged from 4 MiB once the pool exists; the pool is created for
-///   a copy of 16 MiB to the host or 64 MiB to the device, a copy of 4 MiB
-///   into host memory whose pages are mostly not in memory yet (mincore),
-///   or once the process has copied 64 MiB plainly; plain otherwise
-///   (registered when the pool could not be created).
+/// - auto: staged from 1 MiB once the pool's ring is page-locked; the first
+///   copy of 4 MiB (of 1 MiB into host memory whose pages are mostly not in
+///   memory yet, mincore) page-locks it; plain otherwise, while the pool is
+///   still being prepared, and when it could not be created.
 /// A pinned allocation or registration that fails falls back to plain.
 #define POLYCUDA_TRANSFERS_AUTO 0
 #define POLYCUDA_TRANSFERS_PLAIN 1
@@ -96,6 +95,20 @@ void polycuda_cuda_copy_box_to_host(void *host, const void *device,
                                     const long long *lower,
                                     const long long *upper, int method,
                                     const char *array, const char *where);
+
+/// Announces, when a scop starts, the box that a later
+/// polycuda_cuda_copy_box_to_host will copy into \p host (arguments as
+/// there). When the box holds 1 MiB or more and most of its pages are not
+/// in memory yet (an array the program never touched), a few threads of
+/// the runtime fault them in meanwhile (madvise MADV_POPULATE_WRITE, which
+/// changes no byte), so that the copy does not; pages not reached when the
+/// scop ends are left alone. Does nothing where the system lacks it, or
+/// with the environment variable POLYCUDA_PREFAULT=0.
+void polycuda_cuda_expect_box_to_host(void *host, size_t element_size,
+                                      int rank, const long long *extents,
+                                      const long long *lower,
+                                      const long long *upper,
+                                      const char *where);
 
 /// Opens a scop's profile (POLYCUDA_PROFILE): copies, allocations and
 /// kernels until polycuda_cuda_end_scop are attributed to \p where.

@@ -92,6 +92,13 @@ public:
   /// A statement (block) that copies `copy`'s box to the device (to the
   /// host when `!toDevice`).
   virtual std::string copyBox(const BoxCopyInfo &copy, bool toDevice) const = 0;
+  /// A statement (block) printed when the scop starts that announces the
+  /// later copy of `copy`'s box to the host, so that the runtime may
+  /// prepare the host memory meanwhile; empty when the target has none.
+  virtual std::string expectCopyToHost(const BoxCopyInfo &copy) const {
+    (void)copy;
+    return "";
+  }
   /// Statements that open and close a scop's host block (profiles).
   virtual std::string beginScop(const std::string &where) const = 0;
   virtual std::string endScop(const std::string &where) const = 0;

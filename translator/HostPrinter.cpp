@@ -277,6 +277,17 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
   std::string where = quote(scop.loc.str());
   std::ostringstream os;
   printHostBlockSetup(program, region, target, launcher, where, os);
+  // The copies to the host are announced first: the runtime prepares their
+  // host memory while the scop copies in and computes.
+  for (const Transfer &t : program.transfers) {
+    bool array = scop.arrays[t.array].rank() > 0;
+    std::string expect =
+        t.toHost && array ? target.expectCopyToHost(boxCopy(
+                                program, t, t.out, launcher, where))
+                          : "";
+    if (!expect.empty())
+      os << indentLines(expect) << "\n";
+  }
   for (const Transfer &t : program.transfers)
     if (t.toDevice)
       os << indentLines(target.copyBox(boxCopy(program, t, t.in, launcher,

@@ -18,6 +18,8 @@ inline constexpr const char *kCudaCopyBoxToDevice =
     "polycuda_cuda_copy_box_to_device";
 inline constexpr const char *kCudaCopyBoxToHost =
     "polycuda_cuda_copy_box_to_host";
+inline constexpr const char *kCudaExpectBoxToHost =
+    "polycuda_cuda_expect_box_to_host";
 inline constexpr const char *kCudaBeginScop = "polycuda_cuda_begin_scop";
 inline constexpr const char *kCudaEndScop = "polycuda_cuda_end_scop";
 inline constexpr const char *kCudaCheckLaunch = "polycuda_cuda_check_launch";
