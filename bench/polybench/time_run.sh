@@ -3,8 +3,8 @@
 #   bash time_run.sh CARRY [KERNELS] [PARTS]
 # KERNELS: names to time (default: all); PARTS: default "time check".
 #   time   each kernel at LARGE with -DPOLYBENCH_TIME: before (its code and
-#          runtime), after, and after with POLYCUDA_PREFAULT=0, alternating,
-#          3 runs each: PolyBench's printed region time -> $OUT/time.csv;
+#          runtime), after, and after with POLYCUDA_PREFAULT=0 (VARIANTS
+#          chooses among these), alternating, 3 runs each: PolyBench's printed region time -> $OUT/time.csv;
 #          one more run of each with POLYCUDA_PROFILE=1 (before: its code on
 #          this runtime with POLYCUDA_TRANSFERS=plain, the copies its own
 #          runtime made) -> $OUT/profiles.txt
@@ -53,7 +53,7 @@ if [[ $parts == *time* ]]; then
   while read -r dir name; do
     wanted "$name" || continue
     for r in 1 2 3; do
-      for v in before after after_noprefault; do
+      for v in ${VARIANTS:-before after after_noprefault}; do
         bin=/tmp/pbt/${name}_${v%_noprefault}
         [ -x "$bin" ] || { echo "$name,$v,$r,not-built" >> "$out/time.csv"; continue; }
         pf=1; [ $v = after_noprefault ] && pf=0
