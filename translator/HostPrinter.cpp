@@ -267,6 +267,45 @@ void printHostBlockSetup(const GpuProgram &program, unsigned region,
   }
 }
 
+/// Adds to `used` the arrays that the kernels launched under `node` access.
+void collectKernelArrays(const GpuProgram &program, const isl::ast_node &node,
+                         std::vector<bool> &used) {
+  if (node.isa<isl::ast_node_for>()) {
+    collectKernelArrays(program, node.as<isl::ast_node_for>().body(), used);
+  } else if (node.isa<isl::ast_node_if>()) {
+    isl::ast_node_if branch = node.as<isl::ast_node_if>();
+    collectKernelArrays(program, branch.then_node(), used);
+    if (branch.has_else_node())
+      collectKernelArrays(program, branch.else_node(), used);
+  } else if (node.isa<isl::ast_node_block>()) {
+    isl::ast_node_list children = node.as<isl::ast_node_block>().children();
+    for (unsigned i = 0; i < children.size(); ++i)
+      collectKernelArrays(program, children.at(i), used);
+  } else if (node.isa<isl::ast_node_mark>()) {
+    collectKernelArrays(program, node.as<isl::ast_node_mark>().node(), used);
+  } else if (node.isa<isl::ast_node_user>()) {
+    // Host statements touch only the user's scalars (GpuMapping.h).
+    if (const Kernel *kernel =
+            program.findKernel(callName(node.as<isl::ast_node_user>().expr())))
+      for (unsigned a : kernel->arrays)
+        used[a] = true;
+  }
+}
+
+/// The host AST's top-level parts, in order: the children of its block, or
+/// the AST itself.
+std::vector<isl::ast_node> topLevelParts(const isl::ast_node &host) {
+  std::vector<isl::ast_node> parts;
+  if (host.isa<isl::ast_node_block>()) {
+    isl::ast_node_list children = host.as<isl::ast_node_block>().children();
+    for (unsigned i = 0; i < children.size(); ++i)
+      parts.push_back(children.at(i));
+  } else {
+    parts.push_back(host);
+  }
+  return parts;
+}
+
 /// The host block of one scop: in place of the scop in the user's function,
 /// or (`launcher`) as the body of the function that the host file calls,
 /// whose arguments are named like the scop's parameters and variables (see
@@ -288,12 +327,21 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
     if (!expect.empty())
       os << indentLines(expect) << "\n";
   }
-  for (const Transfer &t : program.transfers)
-    if (t.toDevice)
-      os << indentLines(target.copyBox(boxCopy(program, t, t.in, launcher,
-                                               where),
-                                       true))
+  // Each copy to the device comes just before the first top-level part of
+  // the host code whose kernels use the array, so that the host's share of
+  // later copies (packing) overlaps the kernels launched before them.
+  std::vector<bool> copiedIn(program.transfers.size(), false);
+  auto copyIn = [&](const std::vector<bool> &used) {
+    for (size_t i = 0; i < program.transfers.size(); ++i) {
+      const Transfer &t = program.transfers[i];
+      if (!t.toDevice || copiedIn[i] || !used[t.array])
+        continue;
+      copiedIn[i] = true;
+      os << indentLines(target.copyBox(
+                boxCopy(program, t, t.in, launcher, where), true))
          << "\n";
+    }
+  };
   AstPrinter launches(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
         printLaunchNode(program, region, target, where, launcher, call,
@@ -314,7 +362,14 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
                             launches, launcher, indent, out);
         return true;
       });
-  printer.print(program.host, 1, os);
+  for (const isl::ast_node &part : topLevelParts(program.host)) {
+    std::vector<bool> used(scop.arrays.size(), false);
+    collectKernelArrays(program, part, used);
+    copyIn(used);
+    printer.print(part, 1, os);
+  }
+  // Arrays that no kernel uses but that are copied back.
+  copyIn(std::vector<bool>(scop.arrays.size(), true));
   for (const Transfer &t : program.transfers)
     if (t.toHost)
       os << indentLines(target.copyBox(boxCopy(program, t, t.out, launcher,
