@@ -3,8 +3,10 @@
 #   bash time_run.sh CARRY [KERNELS] [PARTS]
 # KERNELS: names to time (default: all); PARTS: default "time check".
 #   time   each kernel at LARGE with -DPOLYBENCH_TIME: before (its code and
-#          runtime), after, and after with POLYCUDA_PREFAULT=0 (VARIANTS
-#          chooses among these), alternating, 3 runs each: PolyBench's printed region time -> $OUT/time.csv;
+#          runtime), after, and after with POLYCUDA_PREFAULT=0, alternating,
+#          3 runs each; VARIANTS replaces that list (any other name V runs
+#          gen/KERNEL_V.cu on this runtime, V_noprefault the same with
+#          POLYCUDA_PREFAULT=0): PolyBench's printed region time -> $OUT/time.csv;
 #          one more run of each with POLYCUDA_PROFILE=1 (before: its code on
 #          this runtime with POLYCUDA_TRANSFERS=plain, the copies its own
 #          runtime made) -> $OUT/profiles.txt
@@ -41,19 +43,24 @@ build() {  # dir name variant
 }
 export -f build
 export carry pb nv
-variants=""; [[ $parts == *time* ]] && variants="before after"; [[ $parts == *check* ]] && variants="$variants check"
+timed=${VARIANTS:-before after after_noprefault}
+# The builds the parts need: each timed variant's code (X_noprefault runs
+# X's), and the MEDIUM code for the check.
+variants=""
+[[ $parts == *time* ]] && variants=$(for v in $timed; do echo "${v%_noprefault}"; done | sort -u | xargs)
+[[ $parts == *check* ]] && variants="$variants check"
 while read -r dir name; do
   wanted "$name" || continue
   for v in $variants; do echo "$dir $name $v"; done
 done < "$carry/kernels.txt" | xargs -P "$(nproc)" -n 3 bash -c 'build "$@"' _
-ls /tmp/pbt | grep -c -E '_(before|after|check)$' | xargs echo "built:"
+ls /tmp/pbt | grep -c -v '\.' | xargs echo "built:"
 
 if [[ $parts == *time* ]]; then
   [ -f "$out/time.csv" ] || echo "kernel,variant,run,region_s" > "$out/time.csv"
   while read -r dir name; do
     wanted "$name" || continue
     for r in 1 2 3; do
-      for v in ${VARIANTS:-before after after_noprefault}; do
+      for v in $timed; do
         bin=/tmp/pbt/${name}_${v%_noprefault}
         [ -x "$bin" ] || { echo "$name,$v,$r,not-built" >> "$out/time.csv"; continue; }
         pf=1; [ $v = after_noprefault ] && pf=0

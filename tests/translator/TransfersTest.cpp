@@ -198,5 +198,36 @@ TEST_F(TransfersTest, InteriorWritesCopyBoxesAndSkipWrittenFirstArrays) {
             translation.text.find("polycuda_cuda_copy_box_to_device(dev_B"));
 }
 
+// 3mm computes F = C D first, then E = A B, then G = E F. C and D are
+// copied in before F's kernel, A and B after it and before E's (their
+// packing overlaps F's kernel); E, F and G, only written, are announced
+// before any copy so that the runtime may fault their pages in.
+TEST_F(TransfersTest, ThreeMmCopiesEachArrayInBeforeItsFirstKernel) {
+  translate("3mm.c");
+  const std::string &text = translation.text;
+  auto at = [&](const std::string &what) {
+    size_t pos = text.find(what);
+    EXPECT_NE(std::string::npos, pos) << what;
+    return pos;
+  };
+  size_t copyC = at("polycuda_cuda_copy_box_to_device(dev_C");
+  size_t copyD = at("polycuda_cuda_copy_box_to_device(dev_D");
+  size_t copyA = at("polycuda_cuda_copy_box_to_device(dev_A");
+  size_t copyB = at("polycuda_cuda_copy_box_to_device(dev_B");
+  size_t kernelF = at("<<<polycuda_grid, polycuda_block>>>(dev_F, dev_C, dev_D");
+  size_t kernelE = at("<<<polycuda_grid, polycuda_block>>>(dev_E, dev_A, dev_B");
+  EXPECT_LT(copyC, kernelF);
+  EXPECT_LT(copyD, kernelF);
+  EXPECT_LT(kernelF, copyA);
+  EXPECT_LT(kernelF, copyB);
+  EXPECT_LT(copyA, kernelE);
+  EXPECT_LT(copyB, kernelE);
+  for (const char *out : {"E", "F", "G"})
+    EXPECT_LT(at(std::string("polycuda_cuda_expect_box_to_host((void *)(") +
+                 out + ")"),
+              copyC)
+        << out;
+}
+
 } // namespace
 } // namespace polycuda::test
