@@ -274,18 +274,21 @@ unsigned defaultWorkers() {
 }
 
 /// The threads that fault a scop's output pages in ahead (see
-/// polycuda_prefault.h), or null under POLYCUDA_PREFAULT=0. Created when
-/// the program starts, with the staging pool, or at the first scop that
-/// announces its copies to the host. A quarter of the cores, at most 4:
-/// on the H100 host, MADV_POPULATE_WRITE ran at 4 GB/s on one thread and
-/// 12 GB/s on four, and no faster on more.
+/// polycuda_prefault.h), or null unless POLYCUDA_PREFAULT=1. Off by
+/// default: on the H200 host the copies out of 2mm and 3mm got faster
+/// (region 1.26x, 1.18x on the published PolyBench at LARGE), but kernels
+/// that ran while the pages were being faulted in took several times as
+/// long (deriche's first: 1.1 -> 14 ms; region 0.80x), a cause not yet
+/// found. Created at the first scop that announces its copies to the
+/// host. A quarter of the cores, at most 4: on the H100 host,
+/// MADV_POPULATE_WRITE ran at 4 GB/s on one thread and 12 GB/s on four,
+/// and no faster on more.
 Prefaulter *prefaulterOrNull(bool create) {
   static std::atomic<Prefaulter *> instance{nullptr};
   static std::once_flag once;
   if (create)
     std::call_once(once, [] {
-      const char *v = getenv("POLYCUDA_PREFAULT");
-      if (v && (!strcmp(v, "0") || !strcmp(v, "off")))
+      if (!isEnvFlagSet("POLYCUDA_PREFAULT"))
         return;
       unsigned cores = std::thread::hardware_concurrency();
       instance.store(new Prefaulter(std::max(1u, std::min(4u, cores / 4))));
@@ -296,7 +299,6 @@ Prefaulter *prefaulterOrNull(bool create) {
 /// Host memory and threads only: no CUDA call, so that it may run while
 /// the program starts and exit at any time.
 void preparePool() {
-  prefaulterOrNull(true);
   PoolHolder &h = poolHolder();
   StagingPool *pool = new StagingPool;
   if (!pool->prepare(defaultWorkers(), h.error, h.what)) {

@@ -102,8 +102,9 @@ void polycuda_cuda_copy_box_to_host(void *host, const void *device,
 /// in memory yet (an array the program never touched), a few threads of
 /// the runtime fault them in meanwhile (madvise MADV_POPULATE_WRITE, which
 /// changes no byte), so that the copy does not; pages not reached when the
-/// scop ends are left alone. Does nothing where the system lacks it, or
-/// with the environment variable POLYCUDA_PREFAULT=0.
+/// scop ends are left alone. Off unless the environment variable
+/// POLYCUDA_PREFAULT=1 (kernels that ran meanwhile were slowed); does
+/// nothing where the system lacks MADV_POPULATE_WRITE.
 void polycuda_cuda_expect_box_to_host(void *host, size_t element_size,
                                       int rank, const long long *extents,
                                       const long long *lower,

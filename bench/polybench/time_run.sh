@@ -4,10 +4,10 @@
 # KERNELS: names to time (default: all); PARTS: default "time check".
 #   time   each kernel at LARGE with -DPOLYBENCH_TIME (the CUDA context
 #          created before main): before (its code and
-#          runtime), after, and after with POLYCUDA_PREFAULT=0, alternating,
+#          runtime), after, and after with POLYCUDA_PREFAULT=1, alternating,
 #          3 runs each; VARIANTS replaces that list (any other name V runs
-#          gen/KERNEL_V.cu on this runtime, V_noprefault the same with
-#          POLYCUDA_PREFAULT=0): PolyBench's printed region time -> $OUT/time.csv;
+#          gen/KERNEL_V.cu on this runtime, V_prefault the same with
+#          POLYCUDA_PREFAULT=1): PolyBench's printed region time -> $OUT/time.csv;
 #          one more run of each with POLYCUDA_PROFILE=1 (before: its code on
 #          this runtime with POLYCUDA_TRANSFERS=plain, the copies its own
 #          runtime made) -> $OUT/profiles.txt
@@ -48,11 +48,11 @@ build() {  # dir name variant
 }
 export -f build
 export carry pb nv
-timed=${VARIANTS:-before after after_noprefault}
-# The builds the parts need: each timed variant's code (X_noprefault runs
+timed=${VARIANTS:-before after after_prefault}
+# The builds the parts need: each timed variant's code (X_prefault runs
 # X's), and the MEDIUM code for the check.
 variants=""
-[[ $parts == *time* ]] && variants=$(for v in $timed; do echo "${v%_noprefault}"; done | sort -u | xargs)
+[[ $parts == *time* ]] && variants=$(for v in $timed; do echo "${v%_prefault}"; done | sort -u | xargs)
 [[ $parts == *check* ]] && variants="$variants check"
 while read -r dir name; do
   wanted "$name" || continue
@@ -66,9 +66,9 @@ if [[ $parts == *time* ]]; then
     wanted "$name" || continue
     for r in 1 2 3; do
       for v in $timed; do
-        bin=/tmp/pbt/${name}_${v%_noprefault}
+        bin=/tmp/pbt/${name}_${v%_prefault}
         [ -x "$bin" ] || { echo "$name,$v,$r,not-built" >> "$out/time.csv"; continue; }
-        pf=1; [ $v = after_noprefault ] && pf=0
+        pf=0; [[ $v == *_prefault ]] && pf=1
         s=$(POLYCUDA_PREFAULT=$pf timeout 300 "$bin" 2> /tmp/pbt/err | tail -1)
         echo "$name,$v,$r,$s" >> "$out/time.csv"
       done
