@@ -568,14 +568,15 @@ extern "C" void polycuda_cuda_expect_box_to_host(
     void *host, size_t element_size, int rank, const long long *extents,
     const long long *lower, const long long *upper, const char *where) {
   (void)where;
+  Prefaulter *prefaulter = prefaulterOrNull(true);
+  if (!prefaulter) // off (the default): no work for the scop
+    return;
   // Below 1 MiB the faults cost little next to the copy's own overhead.
   constexpr size_t kMinBytes = (size_t)1 << 20;
   std::vector<Slab> slabs =
       slabsOf(element_size, rank, extents, lower, upper);
-  if (bytesOf(slabs) < kMinBytes)
-    return;
-  Prefaulter *prefaulter = prefaulterOrNull(true);
-  if (!prefaulter || !mostlyUntouched((const char *)host, slabs))
+  if (bytesOf(slabs) < kMinBytes ||
+      !mostlyUntouched((const char *)host, slabs))
     return;
   uintptr_t begin, stop;
   pagesOf((const char *)host, slabs, begin, stop);

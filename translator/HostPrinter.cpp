@@ -319,11 +319,10 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
   // The copies to the host are announced first: the runtime prepares their
   // host memory while the scop copies in and computes.
   for (const Transfer &t : program.transfers) {
-    bool array = scop.arrays[t.array].rank() > 0;
+    if (!t.toHost || scop.arrays[t.array].rank() == 0)
+      continue;
     std::string expect =
-        t.toHost && array ? target.expectCopyToHost(boxCopy(
-                                program, t, t.out, launcher, where))
-                          : "";
+        target.expectCopyToHost(boxCopy(program, t, t.out, launcher, where));
     if (!expect.empty())
       os << indentLines(expect) << "\n";
   }
