@@ -12,9 +12,9 @@
 // Copies (see polycuda_cuda.h for the methods). cudaMemcpy from pageable
 // memory runs at a fraction of the link's speed: the driver stages it
 // through a small pinned buffer with one thread. The staged method does the
-// same through a ring of pinned buffers prepared once per process (on a
-// thread of its own when the program starts; page-locked at the first
-// staged copy): several host threads pack (or unpack) chunks while
+// same through a ring of pinned buffers prepared and page-locked once per
+// process, on a thread of its own while the program starts (see
+// PreparePoolAtStart): several host threads pack (or unpack) chunks while
 // the calling thread issues the DMAs of the chunks already packed (see
 // "The staging pool"). The pool's stream is a blocking stream: it waits
 // for the kernels launched on the legacy default stream, and they wait
@@ -248,9 +248,10 @@ bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
 
 enum class PoolState { Absent, Preparing, Prepared, Ready, Failed };
 
-/// The pool: prepared (ring touched, workers started) on a thread of its
-/// own when the program starts, attached (ring page-locked, stream and
-/// events created) at the first copy that stages (see autoStages).
+/// The pool: prepared (ring touched, workers started) and attached (ring
+/// page-locked, stream and events created) on a thread of its own when the
+/// program starts, or attached at the first copy that stages under
+/// POLYCUDA_ATTACH_AT_START=0 (see PreparePoolAtStart).
 struct PoolHolder {
   std::thread init;
   std::once_flag joined;
@@ -258,6 +259,8 @@ struct PoolHolder {
   StagingPool *pool = nullptr;
   cudaError_t error = cudaSuccess;
   const char *what = nullptr;
+  int device = -1; ///< the device current when the pool was attached
+  bool otherDeviceNoted = false;
 };
 
 PoolHolder &poolHolder() {
@@ -296,9 +299,10 @@ Prefaulter *prefaulterOrNull(bool create) {
   return instance.load();
 }
 
-/// Host memory and threads only: no CUDA call, so that it may run while
-/// the program starts and exit at any time.
-void preparePool() {
+void attachPool();
+
+/// Host memory and threads; then, when `attach`, the pool's CUDA calls.
+void preparePool(bool attach) {
   PoolHolder &h = poolHolder();
   StagingPool *pool = new StagingPool;
   if (!pool->prepare(defaultWorkers(), h.error, h.what)) {
@@ -306,7 +310,10 @@ void preparePool() {
     return;
   }
   h.pool = pool;
-  h.state.store(PoolState::Prepared, std::memory_order_release);
+  if (attach)
+    attachPool(); // Ready or Failed
+  else
+    h.state.store(PoolState::Prepared, std::memory_order_release);
 }
 
 int methodFromEnvironment(int method) {
@@ -331,16 +338,30 @@ bool stagingRuledOut() {
          method == POLYCUDA_TRANSFERS_REGISTERED;
 }
 
-/// Starts preparing the pool when the program starts, so that its cost
-/// (16 MiB of memory touched, threads started: 2-3 ms) is paid while the
-/// program initializes its data, not inside a scop.
+/// Whether the thread that prepares the pool when the program starts also
+/// attaches it (POLYCUDA_ATTACH_AT_START=0: the first copy that stages
+/// does).
+bool attachesAtStart() {
+  const char *v = getenv("POLYCUDA_ATTACH_AT_START");
+  return !(v && !strcmp(v, "0"));
+}
+
+/// Starts preparing the pool when the program starts, on a thread of its
+/// own, so that its cost is paid while the program initializes its data,
+/// not inside a scop: 16 MiB of memory touched and threads started (2-3
+/// ms), then the ring page-locked (0.5-0.7 ms on the H100 host, which a
+/// scop's first staged copy paid before) and the stream created. That
+/// thread's first CUDA call also creates the device's primary context,
+/// which the program's first scop would otherwise wait for. The state
+/// stays Preparing until the thread is done: copies meanwhile are plain
+/// (autoStages); a copy that must stage waits for it (joinPoolInit).
 struct PreparePoolAtStart {
   PreparePoolAtStart() {
     if (stagingRuledOut())
       return;
     PoolHolder &h = poolHolder();
     h.state.store(PoolState::Preparing, std::memory_order_relaxed);
-    h.init = std::thread(preparePool);
+    h.init = std::thread(preparePool, attachesAtStart());
   }
 } preparePoolAtStart;
 
@@ -365,7 +386,30 @@ void attachPool() {
     h.state.store(PoolState::Failed); // the pool is leaked on purpose: its
     return;                           // workers wait for a job forever
   }
+  if ((h.error = cudaGetDevice(&h.device)) != cudaSuccess) {
+    cudaGetLastError();
+    h.what = "cudaGetDevice for the staging pool";
+    h.state.store(PoolState::Failed);
+    return;
+  }
   h.state.store(PoolState::Ready);
+}
+
+/// Whether the calling thread's device is the pool's (its stream and
+/// events belong to that device).
+bool onPoolDevice(const char *where) {
+  PoolHolder &h = poolHolder();
+  int device = -1;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess && device == h.device)
+    return true;
+  cudaGetLastError();
+  if (!h.otherDeviceNoted) {
+    note(where, "the staging pool belongs to another device",
+         err == cudaSuccess ? cudaErrorInvalidDevice : err);
+    h.otherDeviceNoted = true;
+  }
+  return false;
 }
 
 /// The pool when it exists, else null (after a note under verbose).
@@ -373,11 +417,11 @@ StagingPool *stagingPool(const char *where) {
   PoolHolder &h = poolHolder();
   joinPoolInit();
   if (h.state.load() == PoolState::Absent)
-    preparePool();
+    preparePool(true);
   if (h.state.load() == PoolState::Prepared)
     attachPool();
   if (h.state.load() == PoolState::Ready)
-    return h.pool;
+    return onPoolDevice(where) ? h.pool : nullptr;
   if (h.what) {
     note(where, h.what, h.error);
     h.what = nullptr; // once
@@ -402,12 +446,17 @@ bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
   return in * 2 < resident.size();
 }
 
+/// Whether a copy staged since the current scop began (see
+/// polycuda_cuda_begin_scop).
+bool stagedSinceScopBegan = false;
+
 /// Under auto, whether a copy of `bytes` is staged. Once the pool is
 /// attached, staged copies beat plain ones from 1 MiB up in both
 /// directions (on the H100 host, 13-14 GB/s against 8-10 at 1 MiB, 40-50
-/// against 7-13 from 8 MiB). Attaching it costs about 0.6 ms (page-locking
-/// the touched ring), about what staging saves on one copy of 4 MiB, so
-/// the first copy of 4 MiB or more attaches it. Into host memory the
+/// against 7-13 from 8 MiB). Under POLYCUDA_ATTACH_AT_START=0, attaching
+/// it costs about 0.6 ms (page-locking the touched ring), about what
+/// staging saves on one copy of 4 MiB, so the first copy of 4 MiB or more
+/// attaches it. Into host memory the
 /// program has not touched yet, plain copies to the host run at about
 /// 1.2 GB/s, and several threads fault the pages in far faster. While the
 /// pool is still being prepared (a scop at the very start of a program),
@@ -456,6 +505,7 @@ int copyWith(int method, bool toDevice, char *device, char *host,
   const char *src = toDevice ? host : device;
   if (method == POLYCUDA_TRANSFERS_STAGED) {
     if (StagingPool *pool = stagingPool(where)) {
+      stagedSinceScopBegan = true;
       std::vector<Chunk> chunks = chunksOf(slabs);
       std::vector<Piece> pieces = piecesOf(chunks);
       const char *operation = nullptr;
@@ -588,6 +638,17 @@ static Clock::time_point scopTimeStart;
 
 extern "C" void polycuda_cuda_begin_scop(const char *where) {
   (void)where;
+  // The staging workers, asleep after 2 ms idle, spin again for the scop's
+  // first copy: in the first scop, and in one after a scop that staged.
+  // (A program that calls a scop that stages nothing again and again does
+  // not keep them spinning.)
+  static bool began = false;
+  PoolHolder &h = poolHolder();
+  if ((!began || stagedSinceScopBegan) &&
+      h.state.load(std::memory_order_acquire) == PoolState::Ready)
+    h.pool->warm();
+  began = true;
+  stagedSinceScopBegan = false;
   if (isEnvFlagSet("POLYCUDA_SCOP_TIME")) {
     ensureDevice(where);
     checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");

@@ -134,7 +134,15 @@ inline size_t bytesOf(const std::vector<Slab> &slabs) {
 constexpr unsigned kRingBuffers = 8;
 constexpr size_t kBufferBytes = 2u << 20;
 constexpr size_t kMinChunkBytes = 256u << 10;
-constexpr size_t kPieceBytes = 128u << 10;
+// POLYCUDA_STAGING_PIECE_KIB and POLYCUDA_STAGING_CHUNKS (see chunksOf)
+// change the geometry at compile time, for bench/transfers.
+#ifndef POLYCUDA_STAGING_PIECE_KIB
+#define POLYCUDA_STAGING_PIECE_KIB 128
+#endif
+#ifndef POLYCUDA_STAGING_CHUNKS
+#define POLYCUDA_STAGING_CHUNKS 8
+#endif
+constexpr size_t kPieceBytes = (size_t)POLYCUDA_STAGING_PIECE_KIB << 10;
 constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
 /// Copies to the device up to this size pack with streaming stores (see
 /// copyStreaming); larger ones measured faster with memcpy on the H200
@@ -259,6 +267,16 @@ public:
   /// prepare, then attach.
   bool create(unsigned numWorkers, cudaError_t &err, const char *&what) {
     return prepare(numWorkers, err, what) && attach(err, what);
+  }
+
+  /// Keeps idle workers spinning for another kSpinBeforeSleep, waking
+  /// those asleep: called when a scop starts, so that its first copy does
+  /// not wait for threads to wake (a futex wake and a reschedule per
+  /// thread). No CUDA call.
+  void warm() {
+    warmth.fetch_add(1, std::memory_order_release);
+    { std::lock_guard<std::mutex> lock(sleepMutex); }
+    wake.notify_all();
   }
 
   /// Waits for the DMAs still in flight (a copy to the device returns once
@@ -515,16 +533,24 @@ private:
     for (;;) {
       auto idleSince = std::chrono::steady_clock::now();
       unsigned spins = 0;
+      unsigned long long warmed = warmth.load(std::memory_order_acquire);
       while (generation.load(std::memory_order_acquire) == seen) {
         if (++spins % 256 != 0) {
           cpuRelax();
+          continue;
+        }
+        unsigned long long w = warmth.load(std::memory_order_acquire);
+        if (w != warmed) { // warm(): spin afresh
+          warmed = w;
+          idleSince = std::chrono::steady_clock::now();
           continue;
         }
         if (std::chrono::steady_clock::now() - idleSince < kSpinBeforeSleep)
           continue;
         std::unique_lock<std::mutex> lock(sleepMutex);
         wake.wait(lock, [&] {
-          return generation.load(std::memory_order_acquire) != seen;
+          return generation.load(std::memory_order_acquire) != seen ||
+                 warmth.load(std::memory_order_acquire) != warmed;
         });
       }
       seen = generation.load(std::memory_order_acquire);
@@ -542,6 +568,8 @@ private:
   std::condition_variable wake;
   Job job;
   std::atomic<unsigned long long> generation{0};
+  /// Bumped by warm().
+  std::atomic<unsigned long long> warmth{0};
   /// `next`: the next piece to take. The pieces of chunks below `limit` may
   /// be moved: to the device, those whose buffer is free; to the host, those
   /// whose DMA has completed.
@@ -562,7 +590,7 @@ private:
 /// instead of 250 us with four workers; no change to the device), at least
 /// kMinChunkBytes, at most one buffer.
 inline std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs) {
-  size_t target = bytesOf(slabs) / 8;
+  size_t target = bytesOf(slabs) / POLYCUDA_STAGING_CHUNKS;
   target = std::max(kMinChunkBytes, std::min(kBufferBytes, target));
   std::vector<Chunk> chunks;
   for (const Slab &s : slabs) {

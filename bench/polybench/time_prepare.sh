@@ -8,7 +8,9 @@
 # (POLYCUDA, default build/translator/polycuda) and with BEFORE_POLYCUDA (a
 # polycuda built at BEFORE_COMMIT, whose runtime is taken from git), and at
 # MEDIUM with this build for the correctness check. CARRY defaults to
-# bench/polybench/time_carry.
+# bench/polybench/time_carry. RUNTIMES="V:COMMIT ..." adds the runtime of
+# each COMMIT as runtime_V/: time_run.sh's variant V runs this build's code
+# on it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 pb=$(cd "$1" && pwd)
@@ -19,6 +21,11 @@ polycuda=${POLYCUDA:-$root/build/translator/polycuda}
 rm -rf "$carry" && mkdir -p "$carry/gen" "$carry/runtime_before"
 cp -r "$root/runtime" "$carry/runtime"
 git -C "$root" archive "$before_commit" runtime | tar -x -C "$carry/runtime_before" --strip-components=1
+for vc in ${RUNTIMES:-}; do
+  mkdir -p "$carry/runtime_${vc%%:*}"
+  git -C "$root" archive "${vc#*:}" runtime | tar -x -C "$carry/runtime_${vc%%:*}" --strip-components=1
+  git -C "$root" rev-parse --short "${vc#*:}" > "$carry/runtime_${vc%%:*}/commit.txt"
+done
 cp -r "$pb" "$carry/polybench"
 cp "$root/tests/e2e/compare_outputs.py" "$root/bench/polybench/time_run.sh" "$carry/"
 git -C "$root" rev-parse --short HEAD > "$carry/commit.txt"

@@ -6,8 +6,10 @@
 #          created before main): before (its code and
 #          runtime), after, and after with POLYCUDA_PREFAULT=1, alternating,
 #          3 runs each; VARIANTS replaces that list (any other name V runs
-#          gen/KERNEL_V.cu on this runtime, V_prefault the same with
-#          POLYCUDA_PREFAULT=1): PolyBench's printed region time -> $OUT/time.csv;
+#          gen/KERNEL_V.cu, else the after code, on runtime_V/ when the
+#          carry has it (time_prepare.sh's RUNTIMES), else this runtime;
+#          V_prefault the same with POLYCUDA_PREFAULT=1): PolyBench's
+#          printed region time -> $OUT/time.csv;
 #          one more run of each with POLYCUDA_PROFILE=1 (before: its code on
 #          this runtime with POLYCUDA_TRANSFERS=plain, the copies its own
 #          runtime made) -> $OUT/profiles.txt
@@ -24,6 +26,10 @@ echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | 
 nv="nvcc -O2 -arch=sm_90 -w"
 $nv -c "$carry/runtime/polycuda_cuda.cu" -o /tmp/pbt/rt_after.o
 $nv -c "$carry/runtime_before/polycuda_cuda.cu" -o /tmp/pbt/rt_before.o
+for d in "$carry"/runtime_*; do
+  v=${d##*/runtime_}
+  [ "$v" = before ] || $nv -c "$d/polycuda_cuda.cu" -o "/tmp/pbt/rt_$v.o"
+done
 # The CUDA context is created before main (as the issue's figures were
 # taken), so that PolyBench's region holds the scop's own work.
 printf '#include <cuda_runtime_api.h>\n__attribute__((constructor)) static void polycuda_bench_context(void) { cudaFree(0); }\n' > /tmp/pbt/context.cu
@@ -31,10 +37,11 @@ $nv -c /tmp/pbt/context.cu -o /tmp/pbt/context.o
 wanted() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 build() {  # dir name variant
   local dir=$1 name=$2 v=$3 g=$carry/gen/$2_$3 w=/tmp/pbt/$2_$3
+  [ -f "$g.cu" ] || [ $v = before ] || [ $v = check ] || g=$carry/gen/$2_after
   [ -f "$g.cu" ] || return 0
   local size=LARGE_DATASET extra=-DPOLYBENCH_TIME rt=/tmp/pbt/rt_after.o
   [ $v = check ] && size=MEDIUM_DATASET extra=-DPOLYBENCH_DUMP_ARRAYS
-  [ $v = before ] && rt=/tmp/pbt/rt_before.o
+  [ -f /tmp/pbt/rt_$v.o ] && rt=/tmp/pbt/rt_$v.o
   local flags=(-I"$pb/utilities" -I"$pb/$dir" -D$size $extra)
   $nv "${flags[@]}" -I"$carry/runtime" -c "$g.cu" -o "$w.o" > "$w.build" 2>&1 &&
   gcc -O2 -w "${flags[@]}" -c "$g.host.c" -o "$w.host.o" >> "$w.build" 2>&1 &&

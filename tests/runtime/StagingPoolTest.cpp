@@ -175,6 +175,24 @@ TEST(StagingPool, PreparedOnAnotherThreadThenAttached) {
   copyRandomBoxes(pool, 5, 20);
 }
 
+// warm() wakes workers that went to sleep (a scop's start, after the
+// program was busy elsewhere) and keeps them spinning; warmed, asleep again
+// and warmed while spinning, the pool copies as before.
+TEST(StagingPool, WarmedWorkersCopy) {
+  StagingPool &pool = newPool();
+  cudaError_t err;
+  const char *what = nullptr;
+  ASSERT_TRUE(pool.create(4, err, what));
+  for (int round = 0; round < 3; ++round) {
+    // Idle past kSpinBeforeSleep: the workers sleep.
+    std::this_thread::sleep_for(kSpinBeforeSleep * 3);
+    pool.warm();
+    if (round == 1)
+      pool.warm(); // while spinning
+    copyRandomBoxes(pool, 30 + round, 5);
+  }
+}
+
 // Copies to the device return before their last DMAs complete: the next
 // copies, packed meanwhile, must wait for each buffer's DMA, and a copy to
 // the host in between must see every byte of the earlier ones.
