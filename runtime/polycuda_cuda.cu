@@ -16,9 +16,11 @@
 // process, on a thread of its own while the program starts (see
 // PreparePoolAtStart): several host threads pack (or unpack) chunks while
 // the calling thread issues the DMAs of the chunks already packed (see
-// "The staging pool"). The pool's stream is a blocking stream: it waits
-// for the kernels launched on the legacy default stream, and they wait
-// for it.
+// "The staging pool"). The pool's stream does not wait for the legacy
+// default stream (kernels, plain copies) nor it for the pool's: events order
+// them (see "Ordering copies and kernels"), so that a copy in overlaps the
+// kernels launched before it and a copy out those launched after its
+// array's last writer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -450,6 +452,97 @@ bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
 /// polycuda_cuda_begin_scop).
 bool stagedSinceScopBegan = false;
 
+//===- Ordering copies and kernels ----------------------------------------===//
+//
+// The pool's stream is non-blocking: it and the legacy default stream (the
+// printed kernels, plain and registered copies) wait for each other only
+// through these events.
+// - After the DMAs of a staged copy to the device, the default stream waits
+//   for them: later kernels and copies see the bytes. Inside a scop the DMAs
+//   wait only for the device work issued before the scop began (an event
+//   polycuda_cuda_begin_scop records), so they overlap the kernels the scop
+//   launched before the copy: the printed code copies an array in before the
+//   first kernel that uses it, and none of the scop's kernels before touches
+//   its device memory (allocated when the scop starts; a block kept from an
+//   earlier scop was freed at that scop's end, which waited for the
+//   device). Outside a scop they wait for all device work issued before.
+// - The DMAs of a staged copy to the host wait for the device work issued
+//   before polycuda_cuda_mark_written named its device array in this scop,
+//   if it did (the printed code does so after the array's last writer, and
+//   copies it out after launching the next kernels, which the copy then
+//   overlaps), else for all device work issued before the copy.
+// Code compiled with --default-stream per-thread is not ordered with them.
+
+struct StreamOrder {
+  bool inScop = false;
+  /// The pool's stream waits for the work issued before the scop began.
+  bool waitsForScopStart = false;
+  cudaEvent_t scopStart = nullptr, copiedIn = nullptr, now = nullptr;
+  /// Per device array, the event after its last writer (mark_written).
+  std::unordered_map<const void *, cudaEvent_t> written;
+  std::vector<cudaEvent_t> spare;
+};
+
+StreamOrder &streamOrder() {
+  static StreamOrder *order = new StreamOrder; // used until exit
+  return *order;
+}
+
+cudaEvent_t newEvent(const char *where) {
+  StreamOrder &o = streamOrder();
+  if (!o.spare.empty()) {
+    cudaEvent_t event = o.spare.back();
+    o.spare.pop_back();
+    return event;
+  }
+  cudaEvent_t event;
+  checkCall(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), where,
+            "cudaEventCreate");
+  return event;
+}
+
+/// The pool's stream waits for the work issued so far on the default one.
+void poolWaitsForDefault(StagingPool *pool, const char *where) {
+  StreamOrder &o = streamOrder();
+  if (!o.now)
+    o.now = newEvent(where);
+  checkCall(cudaEventRecord(o.now, 0), where, "cudaEventRecord");
+  checkCall(cudaStreamWaitEvent(pool->dmaStream(), o.now, 0), where,
+            "cudaStreamWaitEvent");
+}
+
+/// Orders a staged copy's DMAs, about to be issued, after the device work
+/// they must follow (see above).
+void orderBeforeStaged(StagingPool *pool, bool toDevice, const void *device,
+                       const char *where) {
+  StreamOrder &o = streamOrder();
+  if (toDevice) {
+    if (!o.waitsForScopStart)
+      poolWaitsForDefault(pool, where);
+    o.waitsForScopStart = o.inScop; // outside a scop: each copy waits
+    return;
+  }
+  auto it = o.written.find(device);
+  if (it == o.written.end())
+    return poolWaitsForDefault(pool, where);
+  checkCall(cudaStreamWaitEvent(pool->dmaStream(), it->second, 0), where,
+            "cudaStreamWaitEvent");
+  o.spare.push_back(it->second);
+  o.written.erase(it);
+}
+
+/// After the DMAs of a staged copy to the device are issued: the default
+/// stream waits for them.
+void orderAfterStagedIn(StagingPool *pool, const char *where) {
+  StreamOrder &o = streamOrder();
+  if (!o.copiedIn)
+    o.copiedIn = newEvent(where);
+  checkCall(cudaEventRecord(o.copiedIn, pool->dmaStream()), where,
+            "cudaEventRecord");
+  checkCall(cudaStreamWaitEvent(0, o.copiedIn, 0), where,
+            "cudaStreamWaitEvent");
+}
+
 /// Under auto, whether a copy of `bytes` is staged. Once the pool is
 /// attached, staged copies beat plain ones from 1 MiB up in both
 /// directions (on the H100 host, 13-14 GB/s against 8-10 at 1 MiB, 40-50
@@ -509,10 +602,13 @@ int copyWith(int method, bool toDevice, char *device, char *host,
       std::vector<Chunk> chunks = chunksOf(slabs);
       std::vector<Piece> pieces = piecesOf(chunks);
       const char *operation = nullptr;
+      orderBeforeStaged(pool, toDevice, device, where);
       cudaError_t err =
           pool->run(toDevice, device, host, chunks, pieces, operation);
       if (err != cudaSuccess)
         failWith(where, operation, err, nullptr);
+      if (toDevice)
+        orderAfterStagedIn(pool, where);
       return method;
     }
     method = POLYCUDA_TRANSFERS_REGISTERED;
@@ -644,11 +740,20 @@ extern "C" void polycuda_cuda_begin_scop(const char *where) {
   // not keep them spinning.)
   static bool began = false;
   PoolHolder &h = poolHolder();
-  if ((!began || stagedSinceScopBegan) &&
-      h.state.load(std::memory_order_acquire) == PoolState::Ready)
+  bool ready = h.state.load(std::memory_order_acquire) == PoolState::Ready;
+  if ((!began || stagedSinceScopBegan) && ready)
     h.pool->warm();
   began = true;
   stagedSinceScopBegan = false;
+  // The scop's staged copies in wait for the device work issued before it
+  // began, and no more (see "Ordering copies and kernels").
+  StreamOrder &o = streamOrder();
+  o.inScop = true;
+  o.waitsForScopStart = false;
+  if (ready && onPoolDevice(where)) {
+    poolWaitsForDefault(h.pool, where);
+    o.waitsForScopStart = true;
+  }
   if (isEnvFlagSet("POLYCUDA_SCOP_TIME")) {
     ensureDevice(where);
     checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
@@ -660,12 +765,33 @@ extern "C" void polycuda_cuda_begin_scop(const char *where) {
   profile().scopStart = profile().mark = Clock::now();
 }
 
+extern "C" void polycuda_cuda_mark_written(const void *device,
+                                           const char *where) {
+  StreamOrder &o = streamOrder();
+  PoolHolder &h = poolHolder();
+  // Only a staged copy uses the mark; without a scop, a pool or a device
+  // nothing is recorded, and the copy waits for all earlier work.
+  if (!o.inScop || !deviceChecked ||
+      h.state.load(std::memory_order_acquire) != PoolState::Ready)
+    return;
+  cudaEvent_t &event = o.written[device];
+  if (!event)
+    event = newEvent(where);
+  checkCall(cudaEventRecord(event, 0), where, "cudaEventRecord");
+}
+
 extern "C" void polycuda_cuda_end_scop(const char *where) {
   // The scop's work ends with it, and an error of its last kernels is
   // reported here: freeing its memory no longer waits for the device. A
   // scop that used no device (all on the host) makes no CUDA call.
   if (deviceChecked)
     checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
+  StreamOrder &o = streamOrder();
+  for (const auto &[device, event] : o.written)
+    o.spare.push_back(event); // marks of arrays copied out plain, or not
+  o.written.clear();
+  o.inScop = false;
+  o.waitsForScopStart = false;
   // Pages not faulted in yet are left to the copies of a later scop.
   if (Prefaulter *prefaulter = prefaulterOrNull(false))
     prefaulter->cancel();
@@ -684,10 +810,10 @@ extern "C" void polycuda_cuda_end_scop(const char *where) {
 // instead of going back to the driver: cudaMalloc and cudaFree took 0.6-1.1
 // ms of a scop's 3-4 ms at LARGE on the H200 (gemm, atax, gemver), and
 // cudaFree waits for the device. A scop called again (in a time loop, say)
-// then allocates nothing. Every kernel and copy runs on the legacy default
-// stream or on the staging pool's blocking stream, so work still queued
-// on a freed block ends before the block's next user's copies and kernels
-// start. At most a quarter of the device's memory is kept; when cudaMalloc
+// then allocates nothing. The printed code frees a scop's blocks at its
+// end, and polycuda_cuda_end_scop then waits for the device, so work still
+// queued on a freed block ends before the block's next user's copies and
+// kernels start. At most a quarter of the device's memory is kept; when cudaMalloc
 // fails, the kept blocks are returned and it is tried again; at exit they
 // are returned too. POLYCUDA_CACHE_ALLOC=0 returns every block when it is
 // freed.

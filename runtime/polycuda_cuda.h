@@ -78,8 +78,13 @@ void polycuda_cuda_copy_to_host(void *dst, const void *src, size_t bytes,
 /// rows is one contiguous copy; otherwise rows are copied as 2-D copies.
 /// \p method is a POLYCUDA_TRANSFERS_* value, overridden by the environment
 /// variable POLYCUDA_TRANSFERS; \p array names the array in profiles.
-/// Synchronous: the bytes have arrived when the call returns. Also reports
-/// errors of earlier asynchronous work.
+/// Ordered as a copy on the default stream would be: the kernels and copies
+/// issued after the call see the bytes, and the host may change its array
+/// once the call returns, except that inside a scop (between
+/// polycuda_cuda_begin_scop and polycuda_cuda_end_scop) a staged copy does
+/// not wait for the kernels the scop launched before it: none of them may
+/// use the destination's bytes. Also reports errors of earlier
+/// asynchronous work.
 void polycuda_cuda_copy_box_to_device(void *device, const void *host,
                                       size_t element_size, int rank,
                                       const long long *extents,
@@ -88,7 +93,10 @@ void polycuda_cuda_copy_box_to_device(void *device, const void *host,
                                       const char *array, const char *where);
 
 /// The same box from \p device to \p host; elements outside the box are
-/// not touched.
+/// not touched. The bytes are in \p host when the call returns. A staged
+/// copy waits for the device work issued before the scop's
+/// polycuda_cuda_mark_written of \p device, if there was one, else for all
+/// work issued before the call.
 void polycuda_cuda_copy_box_to_host(void *host, const void *device,
                                     size_t element_size, int rank,
                                     const long long *extents,
@@ -111,13 +119,24 @@ void polycuda_cuda_expect_box_to_host(void *host, size_t element_size,
                                       const long long *upper,
                                       const char *where);
 
-/// Opens a scop's profile (POLYCUDA_PROFILE): copies, allocations and
-/// kernels until polycuda_cuda_end_scop are attributed to \p where.
+/// Records that the device work issued so far holds the last writer of the
+/// array at \p device (as passed to polycuda_cuda_copy_box_to_host) in
+/// the current scop: a later copy of it to the host waits for that work
+/// only, and overlaps the kernels launched in between (which may read the
+/// array but must not write it). Inside a scop only; the mark ends with the
+/// copy or the scop.
+void polycuda_cuda_mark_written(const void *device, const char *where);
+
+/// Opens a scop: its staged copies to the device may overlap its kernels
+/// launched before them (see polycuda_cuda_copy_box_to_device), and its
+/// profile (POLYCUDA_PROFILE) attributes the copies, allocations and
+/// kernels until polycuda_cuda_end_scop to \p where.
 void polycuda_cuda_begin_scop(const char *where);
 
-/// Closes the scop's profile; with POLYCUDA_PROFILE set, prints one line per
-/// copy (array, direction, bytes, method, time, bandwidth) and per kernel
-/// (launches, time), and the totals, to stderr.
+/// Closes the scop: waits for its device work (when it used the device);
+/// with POLYCUDA_PROFILE set, prints one line per copy (array, direction,
+/// bytes, method, time, bandwidth) and per kernel (launches, time), and the
+/// totals, to stderr.
 void polycuda_cuda_end_scop(const char *where);
 
 /// Checks the launch of \p kernel that the caller just issued with <<<...>>>

@@ -140,7 +140,7 @@ constexpr size_t kMinChunkBytes = 256u << 10;
 #define POLYCUDA_STAGING_PIECE_KIB 128
 #endif
 #ifndef POLYCUDA_STAGING_CHUNKS
-#define POLYCUDA_STAGING_CHUNKS 8
+#define POLYCUDA_STAGING_CHUNKS 4
 #endif
 constexpr size_t kPieceBytes = (size_t)POLYCUDA_STAGING_PIECE_KIB << 10;
 constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
@@ -250,8 +250,10 @@ public:
       what = "cudaHostRegister of the staging pool";
       return false;
     }
-    // A blocking stream: ordered with the legacy default stream's kernels.
-    if ((err = cudaStreamCreate(&stream)) != cudaSuccess) {
+    // A non-blocking stream: the runtime orders it with the default stream
+    // by events (polycuda_cuda.cu), so that copies overlap kernels.
+    if ((err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) !=
+        cudaSuccess) {
       what = "cudaStreamCreate for the staging pool";
       return false;
     }
@@ -263,6 +265,9 @@ public:
       }
     return true;
   }
+
+  /// The stream of the DMAs (after attach).
+  cudaStream_t dmaStream() const { return stream; }
 
   /// prepare, then attach.
   bool create(unsigned numWorkers, cudaError_t &err, const char *&what) {
@@ -453,11 +458,10 @@ private:
   }
 
   /// Issues every chunk's DMA as soon as it is packed, and returns once
-  /// the last is issued: the user's bytes are all in the ring then, and the
-  /// DMAs still in flight are ordered before any later kernel or copy (the
-  /// stream is blocking; the next staged copy waits for a buffer's DMA
-  /// before it packs that buffer again). The next copy's packing thus
-  /// overlaps this one's last DMAs.
+  /// the last is issued: the user's bytes are all in the ring then (the
+  /// runtime orders later kernels after the DMAs by an event; the next
+  /// staged copy waits for a buffer's DMA before it packs that buffer
+  /// again). The next copy's packing thus overlaps this one's last DMAs.
   void issueToDevice() {
     size_t n = job.chunks->size(), issued = 0;
     while (issued < n && !failed.load(std::memory_order_relaxed)) {
@@ -584,11 +588,12 @@ private:
   const char *operation = nullptr;
 };
 
-/// Chunks of about an eighth of the copy (so that the first DMA starts, and
-/// to the host the last chunk's unpacking ends, soon after the copy's
-/// start and end: on the H200 host a copy of 8 MiB to the host ran in 210
-/// instead of 250 us with four workers; no change to the device), at least
-/// kMinChunkBytes, at most one buffer.
+/// Chunks of about a quarter of the copy (POLYCUDA_STAGING_CHUNKS), at least
+/// kMinChunkBytes, at most one buffer. Fewer, larger DMAs to the host run
+/// faster: on the H100 host (8 workers) 8 MiB to the host ran at 42 GB/s
+/// in quarters against 28 in eighths, 20 in sixteenths (pinned: 53), and
+/// 16 MiB at 46, 46 and 30-35; to the device quarters and eighths were
+/// within 10% of each other (bench/results/transfers_h100_c789a2f/).
 inline std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs) {
   size_t target = bytesOf(slabs) / POLYCUDA_STAGING_CHUNKS;
   target = std::max(kMinChunkBytes, std::min(kBufferBytes, target));

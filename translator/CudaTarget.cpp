@@ -77,6 +77,11 @@ public:
            "((void *)(" + copy.host + "), sizeof(" + copy.type + "), " +
            boxArguments(copy) + ", " + copy.where + ");\n}";
   }
+  std::string markWritten(const std::string &device,
+                          const std::string &where) const override {
+    return std::string(runtime::kCudaMarkWritten) + "(" + device + ", " +
+           where + ");";
+  }
   std::string beginScop(const std::string &where) const override {
     return std::string(runtime::kCudaBeginScop) + "(" + where + ");";
   }

@@ -99,6 +99,18 @@ public:
     (void)copy;
     return "";
   }
+  /// A statement printed after the top-level part of the host code that
+  /// holds the last kernel writing the device array `device`, whose copy
+  /// to the host comes after the next part: the copy then waits for the
+  /// kernels launched up to here only, and overlaps those of the next
+  /// part; empty when the target has none (its copies wait for all earlier
+  /// work).
+  virtual std::string markWritten(const std::string &device,
+                                  const std::string &where) const {
+    (void)device;
+    (void)where;
+    return "";
+  }
   /// Statements that open and close a scop's host block (profiles).
   virtual std::string beginScop(const std::string &where) const = 0;
   virtual std::string endScop(const std::string &where) const = 0;

@@ -267,28 +267,39 @@ void printHostBlockSetup(const GpuProgram &program, unsigned region,
   }
 }
 
-/// Adds to `used` the arrays that the kernels launched under `node` access.
+/// Adds to `used` the arrays that the kernels launched under `node` access,
+/// and to `written` those that they write.
 void collectKernelArrays(const GpuProgram &program, const isl::ast_node &node,
-                         std::vector<bool> &used) {
+                         std::vector<bool> &used, std::vector<bool> &written) {
+  auto visit = [&](const isl::ast_node &child) {
+    collectKernelArrays(program, child, used, written);
+  };
   if (node.isa<isl::ast_node_for>()) {
-    collectKernelArrays(program, node.as<isl::ast_node_for>().body(), used);
+    visit(node.as<isl::ast_node_for>().body());
   } else if (node.isa<isl::ast_node_if>()) {
     isl::ast_node_if branch = node.as<isl::ast_node_if>();
-    collectKernelArrays(program, branch.then_node(), used);
+    visit(branch.then_node());
     if (branch.has_else_node())
-      collectKernelArrays(program, branch.else_node(), used);
+      visit(branch.else_node());
   } else if (node.isa<isl::ast_node_block>()) {
     isl::ast_node_list children = node.as<isl::ast_node_block>().children();
     for (unsigned i = 0; i < children.size(); ++i)
-      collectKernelArrays(program, children.at(i), used);
+      visit(children.at(i));
   } else if (node.isa<isl::ast_node_mark>()) {
-    collectKernelArrays(program, node.as<isl::ast_node_mark>().node(), used);
+    visit(node.as<isl::ast_node_mark>().node());
   } else if (node.isa<isl::ast_node_user>()) {
     // Host statements touch only the user's scalars (GpuMapping.h).
-    if (const Kernel *kernel =
-            program.findKernel(callName(node.as<isl::ast_node_user>().expr())))
-      for (unsigned a : kernel->arrays)
-        used[a] = true;
+    const Kernel *kernel =
+        program.findKernel(callName(node.as<isl::ast_node_user>().expr()));
+    if (!kernel)
+      return;
+    for (unsigned a : kernel->arrays)
+      used[a] = true;
+    for (const std::string &name : kernel->statements)
+      for (const Access &access :
+           program.scop->findStatement(name)->accesses)
+        if (access.kind != Access::Kind::Read)
+          written[access.array] = true;
   }
 }
 
@@ -361,21 +372,57 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
                             launches, launcher, indent, out);
         return true;
       });
-  for (const isl::ast_node &part : topLevelParts(program.host)) {
-    std::vector<bool> used(scop.arrays.size(), false);
-    collectKernelArrays(program, part, used);
-    copyIn(used);
-    printer.print(part, 1, os);
+  std::vector<isl::ast_node> parts = topLevelParts(program.host);
+  std::vector<std::vector<bool>> used, written;
+  for (const isl::ast_node &part : parts) {
+    used.emplace_back(scop.arrays.size(), false);
+    written.emplace_back(scop.arrays.size(), false);
+    collectKernelArrays(program, part, used.back(), written.back());
+  }
+  // Every copy to the host comes at the end, once all kernels are
+  // launched, in the order of their arrays' last writers. An array whose
+  // last writer is in a part before the last is marked written after that
+  // part: its copy waits for the kernels up to the mark only, and overlaps
+  // the later ones (3mm's F and E, copied while G is computed).
+  std::vector<size_t> lastWriter(program.transfers.size(), parts.size());
+  for (size_t i = 0; i < program.transfers.size(); ++i)
+    for (size_t p = 0; p < parts.size(); ++p)
+      if (written[p][program.transfers[i].array])
+        lastWriter[i] = p;
+  auto marked = [&](size_t i) {
+    const Transfer &t = program.transfers[i];
+    return t.toHost && scop.arrays[t.array].rank() > 0 &&
+           lastWriter[i] + 1 < parts.size();
+  };
+  const std::string dev = program.names.devicePrefix;
+  for (size_t p = 0; p < parts.size(); ++p) {
+    copyIn(used[p]);
+    printer.print(parts[p], 1, os);
+    for (size_t i = 0; i < program.transfers.size(); ++i) {
+      if (!marked(i) || lastWriter[i] != p)
+        continue;
+      std::string mark = target.markWritten(
+          dev + scop.arrays[program.transfers[i].array].name, where);
+      if (!mark.empty())
+        os << "  " << mark << "\n";
+    }
   }
   // Arrays that no kernel uses but that are copied back.
   copyIn(std::vector<bool>(scop.arrays.size(), true));
-  for (const Transfer &t : program.transfers)
-    if (t.toHost)
-      os << indentLines(target.copyBox(boxCopy(program, t, t.out, launcher,
-                                               where),
-                                       false))
-         << "\n";
-  const std::string dev = program.names.devicePrefix;
+  std::vector<size_t> out;
+  for (size_t i = 0; i < program.transfers.size(); ++i)
+    if (program.transfers[i].toHost)
+      out.push_back(i);
+  std::stable_sort(out.begin(), out.end(), [&](size_t a, size_t b) {
+    return (marked(a) ? lastWriter[a] : parts.size()) <
+           (marked(b) ? lastWriter[b] : parts.size());
+  });
+  for (size_t i : out) {
+    const Transfer &t = program.transfers[i];
+    os << indentLines(target.copyBox(
+              boxCopy(program, t, t.out, launcher, where), false))
+       << "\n";
+  }
   for (const Transfer &t : program.transfers)
     os << "  " << target.release(dev + scop.arrays[t.array].name, where) << "\n";
   std::string end = target.endScop(where);

@@ -20,6 +20,7 @@ inline constexpr const char *kCudaCopyBoxToHost =
     "polycuda_cuda_copy_box_to_host";
 inline constexpr const char *kCudaExpectBoxToHost =
     "polycuda_cuda_expect_box_to_host";
+inline constexpr const char *kCudaMarkWritten = "polycuda_cuda_mark_written";
 inline constexpr const char *kCudaBeginScop = "polycuda_cuda_begin_scop";
 inline constexpr const char *kCudaEndScop = "polycuda_cuda_end_scop";
 inline constexpr const char *kCudaCheckLaunch = "polycuda_cuda_check_launch";
@@ -50,7 +51,8 @@ inline constexpr const char *kAllNames[] = {
     kCLCreate,       kCLAlloc,      kCLFree,           kCLCopyToDevice,
     kCLCopyToHost,   kCLLaunch,     kCLFinish,         kCudaCopyBoxToDevice,
     kCudaCopyBoxToHost, kCudaBeginScop, kCudaEndScop,  kCLCopyBoxToDevice,
-    kCLCopyBoxToHost, kCudaPersistentBlocks, kCudaLaunchPersistent};
+    kCLCopyBoxToHost, kCudaPersistentBlocks, kCudaLaunchPersistent,
+    kCudaExpectBoxToHost, kCudaMarkWritten};
 
 } // namespace polycuda::translator::runtime
 

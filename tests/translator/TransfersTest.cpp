@@ -229,5 +229,35 @@ TEST_F(TransfersTest, ThreeMmCopiesEachArrayInBeforeItsFirstKernel) {
         << out;
 }
 
+// Every array copied out once all kernels are launched, in the order of
+// their last writers, each marked written after its writer: F (kernel 0)
+// and E (kernel 1) wait for those only and leave while G is computed; G,
+// written last, is not marked.
+TEST_F(TransfersTest, ThreeMmMarksEachArrayWrittenAfterItsLastWriter) {
+  translate("3mm.c");
+  const std::string &text = translation.text;
+  auto at = [&](const std::string &what) {
+    size_t pos = text.find(what);
+    EXPECT_NE(std::string::npos, pos) << what;
+    return pos;
+  };
+  size_t kernelF = at("<<<polycuda_grid, polycuda_block>>>(dev_F, dev_C, dev_D");
+  size_t kernelE = at("<<<polycuda_grid, polycuda_block>>>(dev_E, dev_A, dev_B");
+  size_t kernelG = at("<<<polycuda_grid, polycuda_block>>>(dev_E, dev_F, dev_G");
+  size_t markF = at("polycuda_cuda_mark_written(dev_F");
+  size_t markE = at("polycuda_cuda_mark_written(dev_E");
+  size_t outF = at("polycuda_cuda_copy_box_to_host((void *)(F), dev_F");
+  size_t outE = at("polycuda_cuda_copy_box_to_host((void *)(E), dev_E");
+  size_t outG = at("polycuda_cuda_copy_box_to_host((void *)(G), dev_G");
+  EXPECT_LT(kernelF, markF);
+  EXPECT_LT(markF, at("polycuda_cuda_copy_box_to_device(dev_A"));
+  EXPECT_LT(kernelE, markE);
+  EXPECT_LT(markE, kernelG);
+  EXPECT_LT(kernelG, outF);
+  EXPECT_LT(outF, outE);
+  EXPECT_LT(outE, outG);
+  EXPECT_EQ(std::string::npos, text.find("polycuda_cuda_mark_written(dev_G"));
+}
+
 } // namespace
 } // namespace polycuda::test

@@ -28,7 +28,11 @@ enum cudaError_t {
   cudaErrorNotReady = 600
 };
 enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
-enum { cudaHostRegisterDefault = 0, cudaEventDisableTiming = 2 };
+enum {
+  cudaHostRegisterDefault = 0,
+  cudaEventDisableTiming = 2,
+  cudaStreamNonBlocking = 1
+};
 
 namespace cuda_stand_in {
 using Clock = std::chrono::steady_clock;
@@ -101,7 +105,7 @@ inline void cudaStandInFailCopy(long n) {
 inline cudaError_t cudaHostRegister(void *, size_t, unsigned) {
   return cudaSuccess;
 }
-inline cudaError_t cudaStreamCreate(cudaStream_t *stream) {
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned) {
   *stream = new CUstream_st;
   return cudaSuccess;
 }
