@@ -6,8 +6,10 @@
 # POLYCUDA_STAGING_CHUNKS (chunks per copy) and POLYCUDA_STAGING_PIECE_KIB
 # (bytes per worker's piece) changed one at a time, and runs the default
 # build with POLYCUDA_TRANSFER_THREADS changed; each variant twice, the
-# variants alternating -> $OUT/geometry.csv (variant,round, then
-# transfer_bench's columns). Then the start-up check: a program linked
+# variants alternating (VARIANTS: a subset; MIN_MB: the smallest size)
+# -> $OUT/geometry.csv
+# (variant,round, then transfer_bench's columns); STARTUP=0 skips the
+# start-up check. Then the start-up check: a program linked
 # with the runtime that returns from main at once, and one whose first
 # call allocates at once (the pool is still being prepared and attached
 # on its own thread), each run 40 times, with the pool attached at start
@@ -18,7 +20,7 @@ max=${2:-64}
 out=${OUT:-$dir/out}
 mkdir -p "$out" /tmp/geo
 nv="nvcc -O2 -arch=sm_90 -w"
-declare -A flags=([base]="" [chunks4]="-DPOLYCUDA_STAGING_CHUNKS=4"
+declare -A flags=([base]="" [chunks8]="-DPOLYCUDA_STAGING_CHUNKS=8"
   [chunks16]="-DPOLYCUDA_STAGING_CHUNKS=16" [chunks32]="-DPOLYCUDA_STAGING_CHUNKS=32"
   [piece64]="-DPOLYCUDA_STAGING_PIECE_KIB=64" [piece256]="-DPOLYCUDA_STAGING_PIECE_KIB=256")
 for v in "${!flags[@]}"; do
@@ -27,16 +29,17 @@ done
 wait
 echo "variant,round,direction,method,bytes,median_ms,GB_per_s" > "$out/geometry.csv"
 for round in 1 2; do
-  for v in base chunks4 chunks16 chunks32 piece64 piece256 threads4 threads12 threads15; do
+  for v in ${VARIANTS:-base chunks8 chunks16 chunks32 piece64 piece256 threads4 threads12 threads15}; do
     bin=/tmp/geo/tb_$v threads=
     case $v in threads*) bin=/tmp/geo/tb_base threads=${v#threads} ;; esac
-    POLYCUDA_TRANSFER_THREADS=$threads "$bin" "$max" 2> /tmp/geo/err |
+    POLYCUDA_TRANSFER_THREADS=$threads "$bin" "$max" ${MIN_MB:-1} 2> /tmp/geo/err |
       grep -v '^#' | grep -v '^direction' | sed "s/^/$v,$round,/" >> "$out/geometry.csv"
     grep -q MISMATCH /tmp/geo/err && echo "$v: MISMATCH"
   done
 done
 wc -l < "$out/geometry.csv"
 
+[ "${STARTUP:-1}" = 0 ] && exit 0
 # Start-up: the pool's thread creates the context and page-locks the ring
 # while main runs; the program must exit cleanly whenever main ends.
 cat > /tmp/geo/quick.cu <<'CU'

@@ -7,7 +7,7 @@
 // run. Each copy is checked once against the data; each time is the median
 // of the repetitions. Prints CSV: direction,method,bytes,median_ms,GB_per_s.
 //   nvcc -O2 -arch=sm_90 -Iruntime transfer_bench.cu runtime/polycuda_cuda.cu
-//   ./a.out [MAX_MB]
+//   ./a.out [MAX_MB [MIN_MB]]
 //
 //===----------------------------------------------------------------------===//
 #include "polycuda_cuda.h"
@@ -104,7 +104,8 @@ int main(int argc, char **argv) {
                  {"registered", POLYCUDA_TRANSFERS_REGISTERED},
                  {"pinned_cudaMemcpy", -1}};
   int failures = 0;
-  for (size_t bytes = 1u << 20; bytes <= maxBytes; bytes *= 2) {
+  size_t minMb = argc > 2 ? (size_t)atoll(argv[2]) : 1;
+  for (size_t bytes = minMb << 20; bytes <= maxBytes; bytes *= 2) {
     int reps = bytes <= (64u << 20) ? 9 : bytes <= (256u << 20) ? 5 : 3;
     for (int dir = 0; dir < 2; ++dir) {
       bool toDevice = dir == 0;
