@@ -14,7 +14,10 @@
 // synchronized); POLYCUDA_SCOP_TIME=1 prints the time of each scop from
 // begin to end, launches not synchronized in between; POLYCUDA_VERBOSE=1
 // prints notes (a pinned allocation or registration that failed and fell
-// back to plain copies); POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS,
+// back to plain copies); POLYCUDA_ATTACH_AT_START=0 page-locks the staging
+// ring at the first staged copy instead of when the program starts (on a
+// thread of the runtime, whose first CUDA call creates the context);
+// POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS,
 // POLYCUDA_FAIL_ALLOC and POLYCUDA_PERSISTENT as documented below.
 //
 //===----------------------------------------------------------------------===//
@@ -36,10 +39,11 @@ extern "C" {
 ///   host copies overlap the DMA;
 /// - registered: the host range is page-locked (cudaHostRegister) for the
 ///   copy and released after it;
-/// - auto: staged from 1 MiB once the pool's ring is page-locked; the first
-///   copy of 4 MiB (of 1 MiB into host memory whose pages are mostly not in
-///   memory yet, mincore) page-locks it; plain otherwise, while the pool is
-///   still being prepared, and when it could not be created.
+/// - auto: staged from 1 MiB once the pool's ring is page-locked (when the
+///   program starts); under POLYCUDA_ATTACH_AT_START=0 the first copy of 4
+///   MiB (of 1 MiB into host memory whose pages are mostly not in memory
+///   yet, mincore) page-locks it; plain otherwise, while the pool is still
+///   being prepared, and when it could not be created.
 /// A pinned allocation or registration that fails falls back to plain.
 #define POLYCUDA_TRANSFERS_AUTO 0
 #define POLYCUDA_TRANSFERS_PLAIN 1
