@@ -1042,12 +1042,16 @@ private:
       };
       // Measured on the H100 (bench/results/register_tiles_h100_*): gemm
       // at 2048 and 4096 runs in 0.40-0.53 of the plain kernel's time with
-      // 4 x 4 points (1,024 blocks and more), fp32 at 4096 in 0.28 with
-      // 8 x 4; at 1000-1200 per side (567 blocks or fewer with 4 x 2) every
-      // tile was slower than none, 2 x 2 included.
+      // 4 x 4 points (1,024 blocks and more); at 4096 fp32 in 0.22 with
+      // 8 x 8 (1,024 blocks; 0.28 with 8 x 4, 0.37 with 4 x 8) and fp64 in
+      // 0.32 with 4 x 8 (2,048 blocks; 0.47 with 4 x 4, 0.52 with 8 x 4,
+      // 0.59 with 8 x 8); at 1000-1200 per side (567 blocks or fewer with
+      // 4 x 2) every tile was slower than none, 2 x 2 included.
       std::vector<std::vector<unsigned>> candidates = {{4, 4}, {4, 2}};
       if (accumulatorBytes <= 4)
-        candidates.insert(candidates.begin(), {8, 4});
+        candidates.insert(candidates.begin(), {{8, 8}, {8, 4}});
+      else
+        candidates.insert(candidates.begin(), {4, 8});
       long wanted = long(kBlocksPerSmForRegisterTiles) *
                     options.device.multiprocessors;
       tile = {1, 1};

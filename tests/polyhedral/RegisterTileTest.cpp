@@ -156,18 +156,27 @@ TEST_F(RegisterTileTest, ShrinksForASmallSpace) {
 }
 
 TEST_F(RegisterTileTest, WiderTilesForFourByteAccumulators) {
-  // fp32 gemm at 4096: 8 x 4 points (256 x 32 per block, 2,048 blocks).
+  // fp32 gemm at 4096: 8 x 8 points (256 x 64 per block, 1,024 blocks).
   auto scop = squareGemm(ctx(), 4096);
   for (polyhedral::Array &array : scop->arrays)
     array.type = polyhedral::ElemType::Float;
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_EQ(4u, program.kernels[0].registerTile[0]); // i, on y
+  EXPECT_EQ(8u, program.kernels[0].registerTile[0]); // i, on y
   EXPECT_EQ(8u, program.kernels[0].registerTile[1]); // j, on x
-  // fp64 keeps 4 x 4.
+  // fp64 at 4096: 4 x 8 (x, y), 128 x 64 per block, 2,048 blocks.
   auto doubles = squareGemm(ctx(), 4096);
   GpuProgram fp64 = runGpuPipeline(*doubles, tiled());
-  EXPECT_EQ((std::vector<unsigned>{4, 4}), fp64.kernels[0].registerTile);
+  EXPECT_EQ((std::vector<unsigned>{8, 4}), fp64.kernels[0].registerTile);
+  // At 2048 neither has enough blocks for its wider tile: 4 x 4.
+  auto small = squareGemm(ctx(), 2048);
+  GpuProgram fp64Small = runGpuPipeline(*small, tiled());
+  EXPECT_EQ((std::vector<unsigned>{4, 4}), fp64Small.kernels[0].registerTile);
+  auto smallFloat = squareGemm(ctx(), 2048);
+  for (polyhedral::Array &array : smallFloat->arrays)
+    array.type = polyhedral::ElemType::Float;
+  GpuProgram fp32Small = runGpuPipeline(*smallFloat, tiled());
+  EXPECT_EQ((std::vector<unsigned>{4, 4}), fp32Small.kernels[0].registerTile);
 }
 
 TEST_F(RegisterTileTest, NotForATriangle) {
