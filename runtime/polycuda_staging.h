@@ -155,6 +155,13 @@ struct Chunk {
   size_t offset, pitch, width, rows;
 };
 
+inline size_t bytesOf(const std::vector<Chunk> &chunks) {
+  size_t bytes = 0;
+  for (const Chunk &c : chunks)
+    bytes += c.width * c.rows;
+  return bytes;
+}
+
 /// Rows [row, row + rows) and bytes [x, x + width) of chunk `chunk`.
 struct Piece {
   size_t chunk, row, rows, x, width;
@@ -303,10 +310,7 @@ public:
     std::lock_guard<std::mutex> serialize(runMutex);
     job.toDevice = toDevice;
     job.base = issuedTotal;
-    size_t bytes = 0;
-    for (const Chunk &c : chunks)
-      bytes += c.width * c.rows;
-    job.streaming = toDevice && bytes <= kStreamingMaxBytes;
+    job.streaming = toDevice && bytesOf(chunks) <= kStreamingMaxBytes;
     job.device = device;
     job.host = host;
     job.chunks = &chunks;

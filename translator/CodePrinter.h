@@ -127,6 +127,12 @@ private:
                std::ostream &os) const;
 };
 
+/// Calls `fn` on `node` and on its descendants, each before its children
+/// (isl_ast_node_foreach_descendant_top_down); the children of a node for
+/// which `fn` returns false are skipped.
+void forEachAstNode(const isl::ast_node &node,
+                    const std::function<bool(const isl::ast_node &)> &fn);
+
 /// Arguments of a user node's call expression `name(args...)`.
 std::string callName(const isl::ast_expr &call);
 std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call);

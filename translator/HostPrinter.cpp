@@ -271,28 +271,14 @@ void printHostBlockSetup(const GpuProgram &program, unsigned region,
 /// and to `written` those that they write.
 void collectKernelArrays(const GpuProgram &program, const isl::ast_node &node,
                          std::vector<bool> &used, std::vector<bool> &written) {
-  auto visit = [&](const isl::ast_node &child) {
-    collectKernelArrays(program, child, used, written);
-  };
-  if (node.isa<isl::ast_node_for>()) {
-    visit(node.as<isl::ast_node_for>().body());
-  } else if (node.isa<isl::ast_node_if>()) {
-    isl::ast_node_if branch = node.as<isl::ast_node_if>();
-    visit(branch.then_node());
-    if (branch.has_else_node())
-      visit(branch.else_node());
-  } else if (node.isa<isl::ast_node_block>()) {
-    isl::ast_node_list children = node.as<isl::ast_node_block>().children();
-    for (unsigned i = 0; i < children.size(); ++i)
-      visit(children.at(i));
-  } else if (node.isa<isl::ast_node_mark>()) {
-    visit(node.as<isl::ast_node_mark>().node());
-  } else if (node.isa<isl::ast_node_user>()) {
+  forEachAstNode(node, [&](const isl::ast_node &child) {
+    if (!child.isa<isl::ast_node_user>())
+      return true;
     // Host statements touch only the user's scalars (GpuMapping.h).
     const Kernel *kernel =
-        program.findKernel(callName(node.as<isl::ast_node_user>().expr()));
+        program.findKernel(callName(child.as<isl::ast_node_user>().expr()));
     if (!kernel)
-      return;
+      return false;
     for (unsigned a : kernel->arrays)
       used[a] = true;
     for (const std::string &name : kernel->statements)
@@ -300,7 +286,8 @@ void collectKernelArrays(const GpuProgram &program, const isl::ast_node &node,
            program.scop->findStatement(name)->accesses)
         if (access.kind != Access::Kind::Read)
           written[access.array] = true;
-  }
+    return false;
+  });
 }
 
 /// The host AST's top-level parts, in order: the children of its block, or

@@ -129,30 +129,18 @@ void collectBlockBarriers(const GpuProgram &program, const isl::ast_node &node,
 
 /// The mark node named `name` in `node`, or null.
 isl::ast_node findMark(const isl::ast_node &node, const std::string &name) {
-  std::vector<isl::ast_node> children;
-  if (node.isa<isl::ast_node_mark>()) {
-    isl::ast_node_mark mark = node.as<isl::ast_node_mark>();
-    if (mark.id().name() == name)
-      return node;
-    children.push_back(mark.node());
-  } else if (node.isa<isl::ast_node_for>()) {
-    children.push_back(node.as<isl::ast_node_for>().body());
-  } else if (node.isa<isl::ast_node_if>()) {
-    isl::ast_node_if branch = node.as<isl::ast_node_if>();
-    children.push_back(branch.then_node());
-    if (branch.has_else_node())
-      children.push_back(branch.else_node());
-  } else if (node.isa<isl::ast_node_block>()) {
-    isl::ast_node_list list = node.as<isl::ast_node_block>().children();
-    for (unsigned i = 0; i < list.size(); ++i)
-      children.push_back(list.at(i));
-  }
-  for (const isl::ast_node &child : children) {
-    isl::ast_node found = findMark(child, name);
+  isl::ast_node found;
+  forEachAstNode(node, [&](const isl::ast_node &child) {
     if (!found.is_null())
-      return found;
-  }
-  return isl::ast_node();
+      return false;
+    if (child.isa<isl::ast_node_mark>() &&
+        child.as<isl::ast_node_mark>().id().name() == name) {
+      found = child;
+      return false;
+    }
+    return true;
+  });
+  return found;
 }
 
 /// The arrays the kernels of `loop` access, in the order of Scop::arrays.
