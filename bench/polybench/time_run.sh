@@ -10,7 +10,8 @@
 #          carry has it (time_prepare.sh's RUNTIMES), else this runtime;
 #          V_prefault the same with POLYCUDA_PREFAULT=1): PolyBench's
 #          printed region time -> $OUT/time.csv;
-#          one more run of each with POLYCUDA_PROFILE=1 (before: its code on
+#          PROFILE_RUNS (default 1) more runs of each, alternating, with
+#          POLYCUDA_PROFILE=1 (before: its code on
 #          this runtime with POLYCUDA_TRANSFERS=plain, the copies its own
 #          runtime made) -> $OUT/profiles.txt
 #   check  every kernel at MEDIUM against the sequential gcc -O2 build of
@@ -80,12 +81,14 @@ if [[ $parts == *time* ]]; then
         echo "$name,$v,$r,$s" >> "$out/time.csv"
       done
     done
-    for v in before_prof after; do
-      bin=/tmp/pbt/${name}_$v
-      [ -x "$bin" ] || continue
-      echo "== $name $v" >> "$out/profiles.txt"
-      POLYCUDA_PROFILE=1 POLYCUDA_TRANSFERS=$([ $v = after ] && echo auto || echo plain) \
-        timeout 300 "$bin" > /dev/null 2>> "$out/profiles.txt"
+    for p in $(seq "${PROFILE_RUNS:-1}"); do
+      for v in before_prof after; do
+        bin=/tmp/pbt/${name}_$v
+        [ -x "$bin" ] || continue
+        echo "== $name $v" >> "$out/profiles.txt"
+        POLYCUDA_PROFILE=1 POLYCUDA_TRANSFERS=$([ $v = after ] && echo auto || echo plain) \
+          timeout 300 "$bin" > /dev/null 2>> "$out/profiles.txt"
+      done
     done
     grep "^$name," "$out/time.csv" | tail -3
   done < "$carry/kernels.txt"
