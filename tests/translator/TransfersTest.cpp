@@ -41,6 +41,19 @@ protected:
     return *translation.regions.front().program.scop;
   }
 
+  /// Where `what` first appears in the printed code (a failure if nowhere).
+  size_t at(const std::string &what) const {
+    size_t pos = translation.text.find(what);
+    EXPECT_NE(std::string::npos, pos) << what;
+    return pos;
+  }
+
+  /// Where 3mm's kernel of `product` (dev_F, dev_C, dev_D: F = C D) is
+  /// launched.
+  size_t launchOf(const std::string &product) const {
+    return at("<<<polycuda_grid, polycuda_block>>>(" + product);
+  }
+
   /// The transfer of `array`, or null when the array needs no device copy.
   const polyhedral::Transfer *transfer(const std::string &array) const {
     const polyhedral::GpuProgram &program = translation.regions.front().program;
@@ -204,18 +217,12 @@ TEST_F(TransfersTest, InteriorWritesCopyBoxesAndSkipWrittenFirstArrays) {
 // before any copy so that the runtime may fault their pages in.
 TEST_F(TransfersTest, ThreeMmCopiesEachArrayInBeforeItsFirstKernel) {
   translate("3mm.c");
-  const std::string &text = translation.text;
-  auto at = [&](const std::string &what) {
-    size_t pos = text.find(what);
-    EXPECT_NE(std::string::npos, pos) << what;
-    return pos;
-  };
   size_t copyC = at("polycuda_cuda_copy_box_to_device(dev_C");
   size_t copyD = at("polycuda_cuda_copy_box_to_device(dev_D");
   size_t copyA = at("polycuda_cuda_copy_box_to_device(dev_A");
   size_t copyB = at("polycuda_cuda_copy_box_to_device(dev_B");
-  size_t kernelF = at("<<<polycuda_grid, polycuda_block>>>(dev_F, dev_C, dev_D");
-  size_t kernelE = at("<<<polycuda_grid, polycuda_block>>>(dev_E, dev_A, dev_B");
+  size_t kernelF = launchOf("dev_F, dev_C, dev_D");
+  size_t kernelE = launchOf("dev_E, dev_A, dev_B");
   EXPECT_LT(copyC, kernelF);
   EXPECT_LT(copyD, kernelF);
   EXPECT_LT(kernelF, copyA);
@@ -235,15 +242,9 @@ TEST_F(TransfersTest, ThreeMmCopiesEachArrayInBeforeItsFirstKernel) {
 // written last, is not marked.
 TEST_F(TransfersTest, ThreeMmMarksEachArrayWrittenAfterItsLastWriter) {
   translate("3mm.c");
-  const std::string &text = translation.text;
-  auto at = [&](const std::string &what) {
-    size_t pos = text.find(what);
-    EXPECT_NE(std::string::npos, pos) << what;
-    return pos;
-  };
-  size_t kernelF = at("<<<polycuda_grid, polycuda_block>>>(dev_F, dev_C, dev_D");
-  size_t kernelE = at("<<<polycuda_grid, polycuda_block>>>(dev_E, dev_A, dev_B");
-  size_t kernelG = at("<<<polycuda_grid, polycuda_block>>>(dev_E, dev_F, dev_G");
+  size_t kernelF = launchOf("dev_F, dev_C, dev_D");
+  size_t kernelE = launchOf("dev_E, dev_A, dev_B");
+  size_t kernelG = launchOf("dev_E, dev_F, dev_G");
   size_t markF = at("polycuda_cuda_mark_written(dev_F");
   size_t markE = at("polycuda_cuda_mark_written(dev_E");
   size_t outF = at("polycuda_cuda_copy_box_to_host((void *)(F), dev_F");
@@ -256,7 +257,8 @@ TEST_F(TransfersTest, ThreeMmMarksEachArrayWrittenAfterItsLastWriter) {
   EXPECT_LT(kernelG, outF);
   EXPECT_LT(outF, outE);
   EXPECT_LT(outE, outG);
-  EXPECT_EQ(std::string::npos, text.find("polycuda_cuda_mark_written(dev_G"));
+  EXPECT_EQ(std::string::npos,
+            translation.text.find("polycuda_cuda_mark_written(dev_G"));
 }
 
 } // namespace
