@@ -5,7 +5,7 @@
 #   time   each kernel at LARGE with -DPOLYBENCH_TIME (the CUDA context
 #          created before main): before (its code and
 #          runtime), after, and after with POLYCUDA_PREFAULT=1, alternating,
-#          3 runs each; VARIANTS replaces that list (any other name V runs
+#          RUNS (default 3) runs each; VARIANTS replaces that list (any other name V runs
 #          gen/KERNEL_V.cu, else the after code, on runtime_V/ when the
 #          carry has it (time_prepare.sh's RUNTIMES), else this runtime;
 #          V_prefault the same with POLYCUDA_PREFAULT=1): PolyBench's
@@ -72,7 +72,7 @@ if [[ $parts == *time* ]]; then
   [ -f "$out/time.csv" ] || echo "kernel,variant,run,region_s" > "$out/time.csv"
   while read -r dir name; do
     wanted "$name" || continue
-    for r in 1 2 3; do
+    for r in $(seq "${RUNS:-3}"); do
       for v in $timed; do
         bin=/tmp/pbt/${name}_${v%_prefault}
         [ -x "$bin" ] || { echo "$name,$v,$r,not-built" >> "$out/time.csv"; continue; }
