@@ -340,6 +340,14 @@ struct Kernel {
   std::vector<unsigned> arrays;
   /// The statements of the kernel, for the report.
   std::vector<std::string> statements;
+  /// Whether a statement of the kernel writes `array` (may-writes too).
+  bool writes(const Scop &scop, unsigned array) const {
+    for (const std::string &name : statements)
+      for (const Access &access : scop.findStatement(name)->accesses)
+        if (access.array == array && access.kind != Access::Kind::Read)
+          return true;
+    return false;
+  }
 };
 
 /// Names of the marks the GPU mapping places inside a kernel's subtree.

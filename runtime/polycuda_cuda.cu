@@ -469,15 +469,16 @@ bool stagedSinceScopBegan = false;
 // - The DMAs of a staged copy to the host wait for the device work issued
 //   before polycuda_cuda_mark_written named its device array in this scop,
 //   if it did (the printed code does so after the array's last writer, and
-//   copies it out after launching the next kernels, which the copy then
-//   overlaps), else for all device work issued before the copy.
+//   copies it out once every kernel is launched, so that the copy overlaps
+//   the kernels after the mark), else for all device work issued before
+//   the copy.
 // Code compiled with --default-stream per-thread is not ordered with them.
 
 struct StreamOrder {
   bool inScop = false;
   /// The pool's stream waits for the work issued before the scop began.
   bool waitsForScopStart = false;
-  cudaEvent_t scopStart = nullptr, copiedIn = nullptr, now = nullptr;
+  cudaEvent_t copiedIn = nullptr, now = nullptr;
   /// Per device array, the event after its last writer (mark_written).
   std::unordered_map<const void *, cudaEvent_t> written;
   std::vector<cudaEvent_t> spare;

@@ -100,11 +100,11 @@ public:
     return "";
   }
   /// A statement printed after the top-level part of the host code that
-  /// holds the last kernel writing the device array `device`, whose copy
-  /// to the host comes after the next part: the copy then waits for the
-  /// kernels launched up to here only, and overlaps those of the next
-  /// part; empty when the target has none (its copies wait for all earlier
-  /// work).
+  /// holds the last kernel writing the device array `device`, when later
+  /// parts follow: its copy to the host, printed once every kernel is
+  /// launched, then waits for the kernels launched up to here only, and
+  /// overlaps the later ones; empty when the target has none (its copies
+  /// wait for all earlier work).
   virtual std::string markWritten(const std::string &device,
                                   const std::string &where) const {
     (void)device;

@@ -279,13 +279,10 @@ void collectKernelArrays(const GpuProgram &program, const isl::ast_node &node,
         program.findKernel(callName(child.as<isl::ast_node_user>().expr()));
     if (!kernel)
       return false;
-    for (unsigned a : kernel->arrays)
+    for (unsigned a : kernel->arrays) {
       used[a] = true;
-    for (const std::string &name : kernel->statements)
-      for (const Access &access :
-           program.scop->findStatement(name)->accesses)
-        if (access.kind != Access::Kind::Read)
-          written[access.array] = true;
+      written[a] = written[a] || kernel->writes(*program.scop, a);
+    }
     return false;
   });
 }

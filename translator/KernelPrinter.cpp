@@ -34,10 +34,7 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
   // as a reduction's accumulator in registers across loop iterations.
   for (unsigned a : kernel.arrays) {
     const Array &array = scop.arrays[a];
-    bool readOnly = true;
-    for (const std::string &name : kernel.statements)
-      for (const Access &access : scop.findStatement(name)->accesses)
-        readOnly &= access.array != a || access.kind == Access::Kind::Read;
+    bool readOnly = !kernel.writes(scop, a);
     params.push_back({target.pointerQualifier() + (readOnly ? "const " : "") +
                           spell(array.type) + " *" + target.restrictQualifier(),
                       array.name});

@@ -157,10 +157,8 @@ std::vector<unsigned> loopArrays(const GpuProgram &program,
 bool isWritten(const GpuProgram &program, const PersistentLoop &loop,
                unsigned array) {
   for (const std::string &name : loop.kernels)
-    for (const std::string &stmt : program.findKernel(name)->statements)
-      for (const Access &access : program.scop->findStatement(stmt)->accesses)
-        if (access.array == array && access.kind != Access::Kind::Read)
-          return true;
+    if (program.findKernel(name)->writes(*program.scop, array))
+      return true;
   return false;
 }
 
