@@ -147,6 +147,15 @@ constexpr unsigned kBlocksPerSmForRegisterTiles = 6;
 /// 8 threads, each thread copies and writes 4 of them.
 constexpr unsigned kTranspositionTileRows = 32;
 
+/// A reduction beside two parallel members gets lanes only when each
+/// element's reduction has at least this many iterations (sumprod's
+/// k[x][z] over w and y: 16,384), and the parallel members leave room for
+/// at least kLanesBesideTwoMembers lanes per element in the device's
+/// threads. On the H100, sumprod at 128^4 (16,384 elements): 1,243 us on
+/// one thread per element, 188 us with 8 lanes, 158 with 32.
+constexpr long kMinIterationsPerElementForLanes = 1024;
+constexpr long kLanesBesideTwoMembers = 4;
+
 /// Whether the values of a kernel's two mapped members, for each iteration
 /// of its host loops, form a rectangle: the product of the values each
 /// takes (gemm's `i`, `j`; not syrk's triangle `j <= i`). `point` maps the
@@ -413,8 +422,8 @@ private:
     if (!options.reductions || !program.deps.complete)
       return std::nullopt;
     unsigned members = node.as<isl::schedule_node_band>().n_member();
-    if (leadingCoincident(node) + 1 != members || members > 2 ||
-        !onlyStatementsBelow(node.child(0)))
+    if (leadingCoincident(node) + 1 != members || members > 3 ||
+        (members < 3 && !onlyStatementsBelow(node.child(0))))
       return std::nullopt;
     isl::union_set instances = domainOf(node);
     isl::union_set updates = isl::union_set::empty(scop.ctx);
@@ -434,7 +443,8 @@ private:
         others.push_back(stmt);
       }
     }
-    if (updates.is_empty() || inits.is_empty())
+    if (updates.is_empty() || inits.is_empty() ||
+        (members == 3 && !lanesPayBesideTwoMembers(node, updates)))
       return std::nullopt;
     for (const Statement *stmt : others)
       for (const Access &access : stmt->accesses)
@@ -665,18 +675,73 @@ private:
     return false;
   }
 
+  /// Whether the band at `node`, two parallel members and a third one
+  /// (sumprod's [x, z, w], loop y inside), over the reduction's `updates`,
+  /// has few elements for the device and long reductions: the two members
+  /// have at most the device's threads / kLanesBesideTwoMembers values per
+  /// launch together, and the instances that update one element span at
+  /// least kMinIterationsPerElementForLanes points (the box of their
+  /// differences, within the arrays' bounds). Otherwise one thread per
+  /// element (gemm, 2mm: many elements, register tiles) keeps the loop.
+  bool lanesPayBesideTwoMembers(const isl::schedule_node &node,
+                                const isl::union_set &updates) const {
+    isl::schedule_node_band band = node.as<isl::schedule_node_band>();
+    if (band.n_member() != 3 || !isCoincident(node, 0) ||
+        !isCoincident(node, 1) || isCoincident(node, 2))
+      return false;
+    isl::union_set inBounds = instancesInBounds(scop, updates);
+    isl::union_map outer =
+        node.get_prefix_schedule_union_map().intersect_domain(updates);
+    isl::multi_union_pw_aff partial = band.get_partial_schedule();
+    long elements = 1;
+    isl::union_map prefix = outer;
+    for (unsigned d = 0; d < 2; ++d) {
+      isl::union_map member = memberMap(partial.at(d), updates);
+      std::optional<long> bound = boundExtent(inBounds, outer, member);
+      if (!bound)
+        return false;
+      elements *= *bound;
+      prefix = flatRangeProduct(prefix, member);
+    }
+    long threads = long(options.device.multiprocessors) *
+                   options.device.maxThreadsPerMultiprocessor;
+    if (elements * kLanesBesideTwoMembers > threads)
+      return false;
+    // Per statement, the box of the differences of two instances that
+    // update one element: its widths bound the instances per element.
+    long perElement = 0;
+    for (const isl::map &piece : mapsOf(prefix.intersect_domain(inBounds))) {
+      isl::set deltas = piece.apply_range(piece.reverse()).deltas();
+      long points = 1;
+      for (unsigned d = 0, n = deltas.tuple_dim(); d < n; ++d) {
+        isl::val width = deltas.dim_max_val(d);
+        if (!width.is_int() || width.is_neg())
+          return false;
+        points *= std::min<long>(width.get_num_si() + 1,
+                                 kMinIterationsPerElementForLanes);
+        points = std::min(points, kMinIterationsPerElementForLanes);
+      }
+      perElement = std::max(perElement, points);
+    }
+    return perElement >= kMinIterationsPerElementForLanes;
+  }
+
   /// A reduction whose iterations the threads of a block can share: every
   /// statement of the kernel updates the same element with the same
   /// operation (one statement, or nussinov's maxima), its band has
-  /// `mapped` parallel members (at most one) and one more, the reduction's
-  /// loop, with no loop inside it (Reductions.h).
+  /// `mapped` parallel members and one more, the reduction's loop: at
+  /// most one parallel member with no loop inside the band, or two with
+  /// few elements and long reductions (lanesPayBesideTwoMembers)
+  /// (Reductions.h).
   std::optional<BlockReduction> findReduction(const Kernel &kernel,
                                               const isl::schedule_node &node,
                                               unsigned mapped) const {
-    if (!options.reductions || mapped > 1 ||
+    if (!options.reductions || mapped > 2 ||
         !node.isa<isl::schedule_node_band>() ||
-        node.as<isl::schedule_node_band>().n_member() != mapped + 1 ||
-        !onlyStatementsBelow(node.child(0)))
+        node.as<isl::schedule_node_band>().n_member() != mapped + 1)
+      return std::nullopt;
+    if (mapped == 2 ? !lanesPayBesideTwoMembers(node, kernel.instances)
+                    : !onlyStatementsBelow(node.child(0)))
       return std::nullopt;
     // Every statement updates the reduced element (Reductions.h).
     std::optional<std::vector<Update>> found =
@@ -788,6 +853,12 @@ private:
                     : fitted(mapped == 1 ? std::vector<unsigned>{256}
                                          : std::vector<unsigned>{32, 8},
                              mapped);
+      // Beside two parallel members, lanes along y rather than z (the
+      // default block has one thread along z).
+      if (mapped == 3 &&
+          kernel.hardwareDim[kernel.reduction->member] == 2)
+        std::swap(kernel.hardwareDim[kernel.reduction->member],
+                  kernel.hardwareDim[memberOnHardware(kernel, 1)]);
       unsigned lane = kernel.hardwareDim[kernel.reduction->member];
       // Lanes along y beside a parallel member on x: as many as fill the
       // device's threads, from 8 up to 32. Each lane reads its own rows,
@@ -795,12 +866,27 @@ private:
       // gramschmidt's dot products, 38 blocks: 32 lanes 13% faster; on the
       // H200, an 8192^2 transposed product, 256 blocks: 220 us with 8
       // lanes, 136 with 16, 124 with 32).
+      // With two parallel members (sumprod's x and z), the one not on x
+      // runs along z, a block of one.
       std::optional<long> bound;
+      std::vector<std::optional<long>> extents(mapped); // hardware order
       unsigned fill = 8;
-      if (!requested && mapped == 2 && lane == 1) {
-        bound = boundExtent(instancesInBounds(scop, kernel.instances),
-                            kernel.hostSchedule, kernel.memberSchedules[0]);
-        long blocks = bound ? (*bound + sizes[0] - 1) / sizes[0] : 0;
+      if (!requested && mapped >= 2 && lane == 1) {
+        isl::union_set inBounds = instancesInBounds(scop, kernel.instances);
+        long blocks = 1;
+        for (unsigned d = 0; d < mapped && blocks > 0; ++d) {
+          unsigned hw = kernel.hardwareDim[d];
+          if (d == kernel.reduction->member)
+            continue;
+          extents[hw] = boundExtent(inBounds, kernel.hostSchedule,
+                                    kernel.memberSchedules[d]);
+          blocks = extents[hw] ? blocks * ((*extents[hw] + sizes[hw] - 1) /
+                                           sizes[hw])
+                               : 0;
+        }
+        bound = extents[0];
+        if (mapped == 3 && extents[0] && extents[2])
+          bound = *extents[0] * *extents[2];
         long threads = long(options.device.multiprocessors) *
                        options.device.maxThreadsPerMultiprocessor;
         unsigned most = std::max(
@@ -826,10 +912,12 @@ private:
             std::string(1, "xyz"[lane]) + " share loop " +
             kernel.reduction->loop + ", one block along it";
         if (bound) {
-          kernel.sizing.extentBound = {bound, std::nullopt};
+          kernel.sizing.extentBound = extents;
           kernel.sizing.reason +=
               "; at most " + std::to_string(*bound) +
-              " iterations of the parallel loop per launch" +
+              (mapped == 3 ? " iterations of the parallel loops"
+                           : " iterations of the parallel loop") +
+              " per launch" +
               (lanes == 8 ? ""
                           : ": " + std::to_string(lanes) +
                                 " lanes fill the device's threads");

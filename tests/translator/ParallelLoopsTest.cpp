@@ -122,6 +122,34 @@ TEST_F(ParallelLoopsTest, BicgRunsEachReductionOverItsOwnIndex) {
   EXPECT_EQ(2u, reductions);
 }
 
+// Few outputs (32 x 32 at MINI), each a sum of 1,024 products: beside the
+// parallel x and z, the lanes of a block share w (loop y inside it), on
+// threadIdx.y; k's initialization runs in a kernel of its own first.
+TEST_F(ParallelLoopsTest, SumprodLanesShareWBesideXAndZ) {
+  translate("sumprod");
+  EXPECT_EQ((Loops{"x", "z", "w"}), parallelLoops(statement("k", 4)));
+  const polyhedral::Kernel *lanes = nullptr;
+  for (const polyhedral::Kernel &kernel : program.kernels)
+    if (kernel.reduction)
+      lanes = &kernel;
+  ASSERT_NE(nullptr, lanes);
+  EXPECT_EQ("w", lanes->reduction->loop);
+  ASSERT_EQ(3u, lanes->numMapped);
+  EXPECT_EQ(1u, lanes->hardwareDim[lanes->reduction->member]);
+  EXPECT_EQ(32u, lanes->sizing.chosen[0]);
+  EXPECT_EQ(1u, lanes->sizing.chosen[2]);
+  EXPECT_GE(lanes->sizing.chosen[1], 8u);
+  EXPECT_EQ((Loops{"x", "z"}), parallelLoops(statement("k", 2)));
+}
+
+// gemm's sums are short at MINI (30 products per element of C): one
+// thread per element keeps its k loop, no lanes.
+TEST_F(ParallelLoopsTest, GemmShortSumsKeepOneThreadPerElement) {
+  translate("gemm");
+  for (const polyhedral::Kernel &kernel : program.kernels)
+    EXPECT_FALSE(kernel.reduction) << kernel.name;
+}
+
 TEST_F(ParallelLoopsTest, Jacobi2dKeepsTimeOnTheHostAndSpaceParallel) {
   translate("jacobi2d");
   for (const char *array : {"A", "B"}) {
