@@ -430,6 +430,9 @@ private:
       if (kernel.reduction)
         for (const auto &reference : kernel.reduction->references)
           ref.reductionPartial |= reference == id;
+      if (kernel.readsConstant(stmt.accesses[a].array))
+        ref.constantElements =
+            program.findConstant(stmt.accesses[a].array)->elements;
       ref.inRegister |= ref.accumulator.has_value() || ref.reductionPartial;
       if (!ref.inRegister || ref.accumulator || ref.reductionPartial)
         classify(kernel, s, ref);

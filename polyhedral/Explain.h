@@ -86,6 +86,9 @@ struct ReferenceFact {
   bool reductionPartial = false;
   /// Read through a shared tile: its index in KernelFact::sharedTiles.
   std::optional<unsigned> sharedTile;
+  /// Read from the scop's copy in constant memory: the elements it holds
+  /// (GpuProgram::constants).
+  std::optional<long> constantElements;
   /// Along threadIdx.x (hardware dimension 0), as the mapping recorded it
   /// (Kernel::accesses); NoNeighbours in one-thread kernels.
   AccessPattern pattern = AccessPattern::NoNeighbours;

@@ -311,6 +311,13 @@ struct Kernel {
   unsigned sharedTileSize = 0;
   std::vector<SharedTile> sharedTiles;
   std::string sharedReason;
+  /// Arrays whose references in this kernel read the scop's copy in
+  /// constant memory (GpuProgram::constants, SharedMemory.h).
+  std::vector<unsigned> constantArrays;
+  bool readsConstant(unsigned a) const {
+    return std::find(constantArrays.begin(), constantArrays.end(), a) !=
+           constantArrays.end();
+  }
   /// The tree the kernel's AST is generated from when promotion rewrote
   /// the kernel's subtree (copy statements `polycuda_load_N` and
   /// `polycuda_store_N` around loops, see MemoryPromotion.h); null: the
@@ -453,6 +460,22 @@ struct GpuProgram {
   /// built in place.
   std::deque<Kernel> kernels;
   std::vector<Transfer> transfers;
+  /// Small arrays that the scop only reads and some kernels read the same
+  /// element of in every thread of a block (a stencil's weights): a copy
+  /// of their first `elements` elements, in the array's order, lives in
+  /// constant memory, set from the device array once it is copied in
+  /// (placeInConstantMemory, SharedMemory.h).
+  struct ConstantArray {
+    unsigned array = 0;
+    long elements = 0;
+  };
+  std::vector<ConstantArray> constants;
+  const ConstantArray *findConstant(unsigned a) const {
+    for (const ConstantArray &c : constants)
+      if (c.array == a)
+        return &c;
+    return nullptr;
+  }
   /// The outermost host loops and whether each became a persistent kernel
   /// (empty unless the target can run one and `--persistent` allows it).
   std::vector<PersistentLoop> persistentLoops;

@@ -205,6 +205,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
   runStage("promotion", scop.loc, options,
            [&] {
              promoteToRegisters(program);
+             if (options.constant)
+               placeInConstantMemory(program);
              if (options.shared)
                promoteToShared(program, 32, options.stageUncoalesced,
                                options.sharedNeighbourhoodMin);

@@ -39,6 +39,9 @@ struct PipelineOptions {
   bool registers = true;
   /// Shared-memory tiles in kernels (`--no-shared` turns them off).
   bool shared = true;
+  /// Small read-only arrays that every thread of a block reads alike in
+  /// constant memory (`--no-constant` turns it off; SharedMemory.h).
+  bool constant = true;
   /// Shared-memory tiles also for uncoalesced reads without reuse
   /// (`--stage-uncoalesced`).
   StageUncoalesced stageUncoalesced = StageUncoalesced::Blocks;
@@ -73,6 +76,7 @@ struct PipelineOptions {
     skipReason = reason;
     registers = false;
     shared = false;
+    constant = false;
     exactTransfers = false;
   }
 };

@@ -232,7 +232,8 @@ private:
         if (x < ref.members.size())
           uncoalesced |= isUncoalesced(ref.members[x].pattern);
       }
-      if (references == 0 || !readOnly || !affine || scop.arrays[a].rank() == 0)
+      if (references == 0 || !readOnly || !affine ||
+          scop.arrays[a].rank() == 0 || kernel.readsConstant(a))
         continue;
       // A few references (jacobi-2d's five points) are served as well by
       // the L1 cache: on the H100 an 8192^2 five-point sweep took 698 us
@@ -454,6 +455,71 @@ private:
 };
 
 } // namespace
+
+void placeInConstantMemory(GpuProgram &program) {
+  const Scop &scop = *program.scop;
+  long total = 0;
+  for (unsigned a = 0; a < scop.arrays.size(); ++a) {
+    const Array &array = scop.arrays[a];
+    if (array.rank() == 0 || array.isWritten || array.isLocal)
+      continue;
+    bool readOnly = true;
+    isl::union_set accessed = isl::union_set::empty(scop.ctx);
+    for (const Statement &stmt : scop.statements)
+      for (const Access &access : stmt.accesses)
+        if (access.array == a) {
+          readOnly &= access.kind == Access::Kind::Read && access.isAffine();
+          accessed = accessed.unite(isl::union_set(
+              access.relation.intersect_domain(stmt.domain).range()));
+        }
+    accessed = accessed.intersect_params(scop.context);
+    if (!readOnly || accessed.is_empty())
+      continue;
+    // The linear index of the largest subscript of each dimension (over
+    // every value of the parameters) bounds every accessed element's.
+    isl::set elements = accessed.as_set();
+    std::optional<long> last = 0;
+    for (unsigned d = 0; d < array.rank() && last; ++d) {
+      isl::val low = elements.dim_min_val(d), high = elements.dim_max_val(d);
+      std::optional<long> extent =
+          d == 0 ? std::optional<long>(0) : constantValue(array.extents[d]);
+      if (!low.is_int() || !high.is_int() || low.is_neg() || !extent ||
+          (d > 0 && high.get_num_si() >= *extent) ||
+          high.get_num_si() > kConstantArrayBytes)
+        last = std::nullopt;
+      else
+        last = (d == 0 ? 0 : *last * *extent) + high.get_num_si();
+    }
+    if (!last)
+      continue;
+    long bytes = (*last + 1) * long(elementBytes(array.type));
+    if (bytes > kConstantArrayBytes || total + bytes > kConstantScopBytes)
+      continue;
+    bool used = false;
+    for (Kernel &kernel : program.kernels) {
+      if (kernel.numMapped == 0 ||
+          std::find(kernel.arrays.begin(), kernel.arrays.end(), a) ==
+              kernel.arrays.end())
+        continue;
+      bool uniform = true;
+      for (const ReferenceAccess &ref : kernel.accesses) {
+        if (scop.statements[ref.statement].accesses[ref.access].array != a)
+          continue;
+        for (unsigned d = 0; d < kernel.numMapped; ++d)
+          uniform &= d < ref.members.size() &&
+                     ref.members[d].pattern == AccessPattern::Broadcast;
+      }
+      if (uniform) {
+        kernel.constantArrays.push_back(a);
+        used = true;
+      }
+    }
+    if (used) {
+      program.constants.push_back({a, *last + 1});
+      total += bytes;
+    }
+  }
+}
 
 void promoteToShared(GpuProgram &program, unsigned tileSize,
                      StageUncoalesced stage, unsigned neighbourhoodMin) {

@@ -64,6 +64,23 @@ void promoteToShared(GpuProgram &program, unsigned tileSize = 32,
                      StageUncoalesced stage = StageUncoalesced::Blocks,
                      unsigned neighbourhoodMin = kMinNeighbourhoodReferences);
 
+/// Bytes of one array, and of all arrays of a scop, that
+/// placeInConstantMemory puts in constant memory (64 KB in CUDA; its cache
+/// holds a few KB per SM).
+inline constexpr long kConstantArrayBytes = 8192;
+inline constexpr long kConstantScopBytes = 32768;
+
+/// Arrays that the scop only reads, through affine subscripts, whose
+/// accessed elements (from the first, in the array's order) fit in
+/// kConstantArrayBytes, go to constant memory for the kernels whose every
+/// reference to them reads one element for all the threads of a block
+/// (broadcast along each mapped member: a stencil's weights W[a][b] in
+/// loops inside the thread): the constant cache serves a warp's uniform
+/// read in one access, and shared memory keeps its room for tiles. Fills
+/// GpuProgram::constants and each kernel's constantArrays; promoteToShared
+/// then leaves those arrays alone.
+void placeInConstantMemory(GpuProgram &program);
+
 } // namespace polycuda::polyhedral
 
 #endif

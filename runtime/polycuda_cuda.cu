@@ -941,6 +941,17 @@ extern "C" void polycuda_cuda_copy_to_device(void *dst, const void *src,
                                    POLYCUDA_TRANSFERS_AUTO, nullptr, where);
 }
 
+extern "C" void polycuda_cuda_copy_to_constant(const void *symbol,
+                                               const void *src, size_t bytes,
+                                               const char *where) {
+  if (bytes == 0)
+    return;
+  ensureDevice(where);
+  checkCall(cudaMemcpyToSymbolAsync(symbol, src, bytes, 0,
+                                    cudaMemcpyDeviceToDevice, 0),
+            where, "cudaMemcpyToSymbolAsync");
+}
+
 extern "C" void polycuda_cuda_copy_to_host(void *dst, const void *src,
                                            size_t bytes, const char *where) {
   long long upper = (long long)bytes - 1, lower = 0, extent = (long long)bytes;

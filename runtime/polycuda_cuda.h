@@ -131,6 +131,14 @@ void polycuda_cuda_expect_box_to_host(void *host, size_t element_size,
 /// copy or the scop.
 void polycuda_cuda_mark_written(const void *device, const char *where);
 
+/// Copies \p bytes of device memory \p src to the start of the constant
+/// memory variable \p symbol (a `__constant__` array of the caller's file),
+/// in order with the work issued before and after it on the default stream
+/// (the kernels that read the copy are launched after it). Nothing when
+/// \p bytes is 0.
+void polycuda_cuda_copy_to_constant(const void *symbol, const void *src,
+                                    size_t bytes, const char *where);
+
 /// Opens a scop: its staged copies to the device may overlap its kernels
 /// launched before them (see polycuda_cuda_copy_box_to_device), and its
 /// profile (POLYCUDA_PROFILE) attributes the copies, allocations and

@@ -449,7 +449,73 @@ bool mentions(const std::string &text, const std::string &name) {
   return std::regex_search(text, std::regex("\\b" + name + "\\b"));
 }
 
+/// The value of an integer literal of the AST.
+std::optional<long> literal(const isl::ast_expr &expr) {
+  if (!expr.isa<isl::ast_expr_int>())
+    return std::nullopt;
+  isl::val v = expr.as<isl::ast_expr_int>().val();
+  if (!v.is_int())
+    return std::nullopt;
+  return v.get_num_si();
+}
+
+/// The iterations of a loop `for (i = a; i <= b; i += 1)` (or `i < b`)
+/// with literals a and b.
+std::optional<long> constantTrip(const isl::ast_node_for &loop) {
+  std::optional<long> lower = literal(loop.init());
+  std::optional<long> inc = literal(loop.inc());
+  isl::ast_expr cond = loop.cond();
+  if (!lower || !inc || *inc != 1 || !cond.isa<isl::ast_expr_op>() ||
+      cond.as<isl::ast_expr_op>().n_arg() != 2)
+    return std::nullopt;
+  isl::ast_expr_op op = cond.as<isl::ast_expr_op>();
+  std::optional<long> upper = literal(op.arg(1));
+  if (!upper || !op.arg(0).isa<isl::ast_expr_id>() ||
+      op.arg(0).as<isl::ast_expr_id>().id().name() !=
+          loop.iterator().as<isl::ast_expr_id>().id().name())
+    return std::nullopt;
+  if (op.isa<isl::ast_expr_op_lt>())
+    --*upper;
+  else if (!op.isa<isl::ast_expr_op_le>())
+    return std::nullopt;
+  return *upper >= *lower ? *upper - *lower + 1 : 0;
+}
+
 } // namespace
+
+std::optional<long> unrolledBodies(const isl::ast_node &node) {
+  if (node.isa<isl::ast_node_for>()) {
+    isl::ast_node_for loop = node.as<isl::ast_node_for>();
+    std::optional<long> trip = constantTrip(loop);
+    std::optional<long> inner = unrolledBodies(loop.body());
+    if (!trip || !inner || *trip > kUnrollTrip)
+      return std::nullopt;
+    return *trip * *inner;
+  }
+  if (node.isa<isl::ast_node_if>()) {
+    isl::ast_node_if branch = node.as<isl::ast_node_if>();
+    std::optional<long> most = unrolledBodies(branch.then_node());
+    if (most && branch.has_else_node()) {
+      std::optional<long> other = unrolledBodies(branch.else_node());
+      most = other ? std::max(*most, *other) : other;
+    }
+    return most;
+  }
+  if (node.isa<isl::ast_node_block>()) {
+    long total = 0;
+    isl::ast_node_list children = node.as<isl::ast_node_block>().children();
+    for (unsigned i = 0; i < children.size(); ++i) {
+      std::optional<long> child = unrolledBodies(children.at(i));
+      if (!child)
+        return std::nullopt;
+      total += *child;
+    }
+    return total;
+  }
+  if (node.isa<isl::ast_node_mark>())
+    return unrolledBodies(node.as<isl::ast_node_mark>().node());
+  return 1;
+}
 
 void AstPrinter::printFor(const isl::ast_node &node, int indent,
                           std::ostream &os) const {
@@ -514,6 +580,11 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   }
   isl::ast_expr cond = loop.cond();
   isl::ast_expr inc = loop.inc();
+  if (!unrollPragma.empty()) {
+    std::optional<long> bodies = unrolledBodies(node);
+    if (bodies && *bodies <= kUnrollBodies)
+      os << unrollPragma << "\n";
+  }
   os << indentBy(indent) << "for (" << kIndexType << " " << name << " = "
      << printExpr(init)
      << "; " << printBare(cond) << "; " << name << " += " << printExpr(inc)

@@ -84,6 +84,17 @@ void printUserStatement(const polyhedral::Scop &scop, const isl::ast_expr &call,
 
 /// Walks an isl AST and prints loops, conditions and blocks; user and mark
 /// nodes are delegated to the callbacks.
+/// Loops of at most kUnrollTrip iterations, known at translation time, whose
+/// bodies unrolled (with the loops inside) are at most kUnrollBodies
+/// statements, get the target's unroll pragma (AstPrinter).
+inline constexpr long kUnrollTrip = 16;
+inline constexpr long kUnrollBodies = 128;
+
+/// The statements that `node` unrolled would print: its loops' iterations
+/// known at translation time and at most kUnrollTrip each; nothing
+/// otherwise.
+std::optional<long> unrolledBodies(const isl::ast_node &node);
+
 class AstPrinter {
 public:
   using UserFn = std::function<void(const isl::ast_expr &call, int indent,
@@ -105,6 +116,9 @@ public:
   void printUnrolled(const isl::ast_node &node,
                      const std::vector<long> &extents, int indent,
                      std::ostream &os) const;
+  /// Printed before each loop whose iterations, with those of the loops
+  /// inside it, are known at translation time and few (kUnrollBodies).
+  void setUnrollPragma(const std::string &pragma) { unrollPragma = pragma; }
   /// The unrolled loops around what is being printed, outermost first:
   /// iterator and extent.
   const std::vector<std::pair<std::string, long>> &unrolledLoops() const {
@@ -114,6 +128,7 @@ public:
 private:
   UserFn user;
   MarkFn mark;
+  std::string unrollPragma;
   mutable std::vector<long> unrollExtents;
   mutable std::vector<std::pair<std::string, long>> unrolled;
   /// While printUnrolled prints the copies of a full tile (every value of

@@ -82,6 +82,21 @@ public:
     return std::string(runtime::kCudaMarkWritten) + "(" + device + ", " +
            where + ");";
   }
+  bool hasConstantVariables() const override { return true; }
+  std::string constantDefinition(const std::string &type,
+                                 const std::string &variable,
+                                 long elements) const override {
+    return "__constant__ " + type + " " + variable + "[" +
+           std::to_string(elements) + "];\n";
+  }
+  std::string copyToConstant(const std::string &variable,
+                             const std::string &device,
+                             const std::string &bytes,
+                             const std::string &where) const override {
+    return std::string(runtime::kCudaCopyToConstant) + "((const void *)" +
+           variable + ", " + device + ", " + bytes + ", " + where + ");";
+  }
+  std::string unrollPragma() const override { return "#pragma unroll"; }
   std::string beginScop(const std::string &where) const override {
     return std::string(runtime::kCudaBeginScop) + "(" + where + ");";
   }

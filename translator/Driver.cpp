@@ -173,6 +173,12 @@ struct Options {
                "applies to, XxY (x first; e.g. 4x4), instead of the model's "
                "choice; implies --register-tiles=on"),
       cl::value_desc("XxY"), cl::init(""), cl::cat(category)};
+  cl::opt<bool> noConstant{
+      "no-constant",
+      cl::desc("Read small read-only arrays that every thread of a block "
+               "reads alike (a stencil's weights) from global or shared "
+               "memory instead of constant memory"),
+      cl::cat(category)};
   cl::opt<bool> noShared{
       "no-shared",
       cl::desc("Read every reference of a kernel from global memory (no "
@@ -602,6 +608,7 @@ bool pipelineOptions(const Options &options,
     pipeline.mapping.registerTile = {x, y};
   }
   pipeline.shared = !options.noShared;
+  pipeline.constant = !options.noConstant;
   const std::string &stage = options.stageUncoalesced;
   if (stage == "blocks") {
     pipeline.stageUncoalesced = polyhedral::StageUncoalesced::Blocks;

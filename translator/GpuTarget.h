@@ -111,6 +111,38 @@ public:
     (void)where;
     return "";
   }
+  /// Constant memory (GpuProgram::constants). Where the target has
+  /// variables of its own for it (CUDA's `__constant__` arrays): their
+  /// definition, the statement that sets one from a device array once it
+  /// is copied in (`bytes` a C expression), and kernels read the variable.
+  /// Otherwise kernels read the array through a pointer parameter with
+  /// constantPointerQualifier (OpenCL's `__constant`).
+  virtual bool hasConstantVariables() const { return false; }
+  virtual std::string constantDefinition(const std::string &type,
+                                         const std::string &variable,
+                                         long elements) const {
+    (void)type;
+    (void)variable;
+    (void)elements;
+    return "";
+  }
+  virtual std::string copyToConstant(const std::string &variable,
+                                     const std::string &device,
+                                     const std::string &bytes,
+                                     const std::string &where) const {
+    (void)variable;
+    (void)device;
+    (void)bytes;
+    (void)where;
+    return "";
+  }
+  virtual std::string constantPointerQualifier() const {
+    return pointerQualifier();
+  }
+  /// The line before a kernel loop with a few iterations known at
+  /// translation time (the compiler unrolls it: a constant array's
+  /// subscripts become constants), or "".
+  virtual std::string unrollPragma() const { return ""; }
   /// Statements that open and close a scop's host block (profiles).
   virtual std::string beginScop(const std::string &where) const = 0;
   virtual std::string endScop(const std::string &where) const = 0;

@@ -154,6 +154,14 @@ std::string parameterEpilogue(const Scop &scop) {
 std::string kernelDefinitionsOf(const GpuProgram &program, unsigned region,
                                 const GpuTarget &target) {
   std::vector<std::string> kernels;
+  const Scop &scop = *program.scop;
+  if (target.hasConstantVariables())
+    for (const GpuProgram::ConstantArray &constant : program.constants) {
+      const Array &array = scop.arrays[constant.array];
+      kernels.push_back(target.constantDefinition(
+          spell(array.type), constantVariable(scop, array),
+          constant.elements));
+    }
   for (const Kernel &kernel : program.kernels)
     kernels.push_back(printKernel(program, kernel, region, target));
   std::string persistent = printPersistentKernels(program, region, target);
@@ -334,6 +342,25 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
       os << indentLines(target.copyBox(
                 boxCopy(program, t, t.in, launcher, where), true))
          << "\n";
+      // The constant memory copy: its elements, or fewer where the device
+      // array holds fewer (the parameters' values leave elements unread).
+      if (const GpuProgram::ConstantArray *constant =
+              program.findConstant(t.array);
+          constant && target.hasConstantVariables()) {
+        const Array &array = scop.arrays[t.array];
+        std::string held =
+            "(" + linear(scop, array, t.allocated.upper) + ") + 1";
+        std::string count = "((" + held + ") < " +
+                            std::to_string(constant->elements) + " ? (" + held +
+                            ") : " + std::to_string(constant->elements) + ")";
+        os << "  "
+           << target.copyToConstant(constantVariable(scop, array),
+                                    program.names.devicePrefix + array.name,
+                                    std::string("sizeof(") + spell(array.type) +
+                                        ") * (size_t)" + count,
+                                    where)
+           << "\n";
+      }
     }
   };
   AstPrinter launches(

@@ -24,6 +24,11 @@ std::string kernelName(const Scop &scop, unsigned region,
          std::to_string(kernel.id);
 }
 
+std::string constantVariable(const Scop &scop, const Array &array) {
+  return "polycuda_" + scop.functionName + "_" + std::to_string(scop.loc.line) +
+         "_" + array.name + "_constant";
+}
+
 std::vector<std::pair<std::string, std::string>>
 kernelParameters(const GpuProgram &program, const Kernel &kernel,
                  const GpuTarget &target) {
@@ -35,7 +40,10 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
   for (unsigned a : kernel.arrays) {
     const Array &array = scop.arrays[a];
     bool readOnly = !kernel.writes(scop, a);
-    params.push_back({target.pointerQualifier() + (readOnly ? "const " : "") +
+    params.push_back({(kernel.readsConstant(a)
+                           ? target.constantPointerQualifier()
+                           : target.pointerQualifier()) +
+                          (readOnly ? "const " : "") +
                           spell(array.type) + " *" + target.restrictQualifier(),
                       array.name});
   }
@@ -321,6 +329,11 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
     for (unsigned a : program.hostScalars)
       if (scop.arrays[a].name == array.name)
         return array.name;
+    if (target.hasConstantVariables())
+      for (unsigned a : kernel.constantArrays)
+        if (scop.arrays[a].name == array.name)
+          return constantVariable(scop, array) + "[" +
+                 linearIndex(scop, array, subscripts) + "]";
     return array.name + "[" + linearIndex(scop, array, subscripts) + "]";
   };
   auto mathName = [&](const std::string &name) {
@@ -390,6 +403,7 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
         return true;
       });
   self = &printer;
+  printer.setUnrollPragma(target.unrollPragma());
   printer.print(kernel.ast, indent, os);
 }
 

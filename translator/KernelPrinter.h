@@ -13,6 +13,11 @@ namespace polycuda::translator {
 std::string kernelName(const polyhedral::Scop &scop, unsigned region,
                        const polyhedral::Kernel &kernel);
 
+/// The variable in constant memory that holds a copy of `array` of the scop
+/// (GpuProgram::constants), where the target has such variables.
+std::string constantVariable(const polyhedral::Scop &scop,
+                             const polyhedral::Array &array);
+
 /// Parameters of a kernel in order: (C type, name) for arrays (as device
 /// pointers), scop parameters and host iterators.
 std::vector<std::pair<std::string, std::string>>

@@ -39,6 +39,9 @@ public:
   }
   std::string kernelQualifier() const override { return "__kernel void"; }
   std::string pointerQualifier() const override { return "__global "; }
+  std::string constantPointerQualifier() const override {
+    return "__constant ";
+  }
   std::string restrictQualifier() const override { return "restrict"; }
   std::string blockIndex(unsigned dim) const override {
     return "get_group_id(" + std::to_string(dim) + ")";

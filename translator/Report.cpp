@@ -189,6 +189,12 @@ std::string promotionReason(const polyhedral::KernelFact &kernel,
            "reference in the loop, so it is loaded into a register before "
            "the loop and stored after it";
   }
+  if (ref.constantElements)
+    return "read-only in the scop and the same element for every "
+           "thread of a block (every mapped loop): the kernel reads a copy of "
+           "its first " + std::to_string(*ref.constantElements) +
+           " elements in constant memory, whose cache serves a warp's read "
+           "in one access (--no-constant keeps it in global memory)";
   if (!ref.sharedTile)
     return "";
   const polyhedral::SharedTile &tile = kernel.sharedTiles[*ref.sharedTile];
@@ -834,9 +840,10 @@ private:
           {"reference", polyhedral::accessText(scop, stmt, access)},
           {"array", scop.arrays[access.array].name},
           {"kind", ref.isRead ? "read" : "write"},
-          {"memory", ref.inRegister  ? "register"
-                     : ref.sharedTile ? "shared"
-                                      : "global"},
+          {"memory", ref.inRegister         ? "register"
+                     : ref.sharedTile        ? "shared"
+                     : ref.constantElements ? "constant"
+                                             : "global"},
           {"pattern", ref.inRegister && !ref.accumulator &&
                               !ref.reductionPartial
                           ? "private"

@@ -21,6 +21,8 @@ inline constexpr const char *kCudaCopyBoxToHost =
 inline constexpr const char *kCudaExpectBoxToHost =
     "polycuda_cuda_expect_box_to_host";
 inline constexpr const char *kCudaMarkWritten = "polycuda_cuda_mark_written";
+inline constexpr const char *kCudaCopyToConstant =
+    "polycuda_cuda_copy_to_constant";
 inline constexpr const char *kCudaBeginScop = "polycuda_cuda_begin_scop";
 inline constexpr const char *kCudaEndScop = "polycuda_cuda_end_scop";
 inline constexpr const char *kCudaCheckLaunch = "polycuda_cuda_check_launch";
@@ -52,7 +54,7 @@ inline constexpr const char *kAllNames[] = {
     kCLCopyToHost,   kCLLaunch,     kCLFinish,         kCudaCopyBoxToDevice,
     kCudaCopyBoxToHost, kCudaBeginScop, kCudaEndScop,  kCLCopyBoxToDevice,
     kCLCopyBoxToHost, kCudaPersistentBlocks, kCudaLaunchPersistent,
-    kCudaExpectBoxToHost, kCudaMarkWritten};
+    kCudaExpectBoxToHost, kCudaMarkWritten, kCudaCopyToConstant};
 
 } // namespace polycuda::translator::runtime
 

@@ -12,6 +12,7 @@
 
 #include "../polyhedral/IslTestSupport.h"
 
+#include <map>
 #include <set>
 
 namespace polycuda::test {
@@ -140,6 +141,21 @@ TEST_F(ParallelLoopsTest, SumprodLanesShareWBesideXAndZ) {
   EXPECT_EQ(1u, lanes->sizing.chosen[2]);
   EXPECT_GE(lanes->sizing.chosen[1], 8u);
   EXPECT_EQ((Loops{"x", "z"}), parallelLoops(statement("k", 2)));
+}
+
+// The weights and the bias are read alike by every thread: constant memory
+// (their accessed elements, 25 and 2), nothing staged in shared memory; A,
+// read at neighbouring elements, is not (its reads differ per thread).
+TEST_F(ParallelLoopsTest, ConvolutionReadsWeightsFromConstantMemory) {
+  translate("convolution");
+  std::map<std::string, long> constants;
+  for (const polyhedral::GpuProgram::ConstantArray &c : program.constants)
+    constants[input.regions[0].scop->arrays[c.array].name] = c.elements;
+  EXPECT_EQ((std::map<std::string, long>{{"W", 25}, {"bias", 2}}), constants);
+  ASSERT_EQ(1u, program.kernels.size());
+  const polyhedral::Kernel &kernel = program.kernels[0];
+  EXPECT_EQ(2u, kernel.constantArrays.size());
+  EXPECT_TRUE(kernel.sharedTiles.empty());
 }
 
 // gemm's sums are short at MINI (30 products per element of C): one
