@@ -250,6 +250,15 @@ struct Kernel {
   /// next loop (register tiling, MemoryPromotion.h) rather than run one
   /// after the other (a transposition's rows: it has no such loop).
   bool jamPoints = true;
+  /// Whether thread t runs the consecutive points tR, ..., tR + R - 1 of
+  /// each mapped member (R its registerTile), unrolled one after the
+  /// other, rather than t, t + T, ...: a stencil's points, whose
+  /// neighbourhoods overlap, so that the compiler loads an element they
+  /// share once (not jammed; MemoryPromotion.h).
+  bool blockedPoints = false;
+  /// With blockedPoints: the arrays whose neighbourhoods the points read
+  /// (staged in shared memory once per block, SharedMemory.h).
+  std::vector<unsigned> neighbourhoods;
   /// The tile of mapped member `d`: the block size times the register tile.
   unsigned tileSize(unsigned d) const {
     return blockSize[d] * (d < registerTile.size() ? registerTile[d] : 1);

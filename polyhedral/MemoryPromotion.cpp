@@ -427,6 +427,122 @@ jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
       isl::union_map::from(tilePoints).intersect_domain(domain));
 }
 
+/// The statements of `domain` (a kernel's) in two groups, when both have
+/// some: those that write only the thread's private scalars
+/// (Kernel::registers: a stencil's sum), then the others (its store),
+/// where no dependence within one host iteration goes from the second to
+/// the first. Run in that order for all of a thread's points (each with
+/// its own private scalars), no store separates the points' reads, so
+/// that the compiler may load an element that several of them read once
+/// (a store through a pointer parameter could alias shared memory).
+std::optional<isl::union_set_list>
+privateThenStores(const GpuProgram &program, const Kernel &kernel,
+                  const isl::union_set &domain) {
+  const Scop &scop = *program.scop;
+  if (!program.deps.complete || kernel.registers.empty())
+    return std::nullopt;
+  isl::union_set first = isl::union_set::empty(domain.ctx());
+  isl::union_set second = first;
+  // The same statements among the kernel's instances (without the host
+  // iterators as parameters), for the dependences.
+  isl::union_set firstInstances = first, secondInstances = first;
+  for (const isl::set &set : setsOf(domain)) {
+    const Statement *stmt = scop.findStatement(tupleName(set));
+    if (!stmt)
+      return std::nullopt;
+    bool privateOnly = true;
+    for (const Access &access : stmt->accesses)
+      privateOnly &= access.kind == Access::Kind::Read ||
+                     std::find(kernel.registers.begin(),
+                               kernel.registers.end(),
+                               access.array) != kernel.registers.end();
+    (privateOnly ? first : second) = (privateOnly ? first : second)
+                                         .unite(isl::union_set(set));
+    isl::union_set instances =
+        kernel.instances.intersect(isl::union_set(stmt->domain));
+    (privateOnly ? firstInstances : secondInstances) =
+        (privateOnly ? firstInstances : secondInstances).unite(instances);
+  }
+  if (first.is_empty() || second.is_empty())
+    return std::nullopt;
+  isl::union_map sameHost =
+      kernel.hostSchedule.apply_range(kernel.hostSchedule.reverse());
+  isl::union_map backwards = program.deps.all()
+                                 .intersect_domain(secondInstances)
+                                 .intersect_range(firstInstances)
+                                 .intersect(sameHost);
+  if (!backwards.is_empty())
+    return std::nullopt;
+  return isl::union_set_list(domain.ctx(), 2).add(first).add(second);
+}
+
+/// The points of a kernel with blocked points (Kernel::blockedPoints): the
+/// thread's band `[s0, s1, ...]` below the thread filter gets above it a
+/// band `[r0, r1]`, r = s mod R (the point of each instance among the
+/// thread's R consecutive ones), below a mark that has the kernel printer
+/// unroll its loops (kUnrollMark). The thread ran its points one after the
+/// other already (its band's outer members are the mapped ones): the order
+/// is the same, with the loops over the points unrolled, so that the
+/// compiler sees the elements that neighbouring points share. Returns the
+/// tree's root and the points, or nothing when the tree has another shape.
+std::optional<std::pair<isl::schedule_node, isl::union_map>>
+unrollBlockedPoints(const isl::schedule &tree, const GpuProgram &program,
+                    const Kernel &kernel) {
+  isl::schedule_node mark = findThreadMark(tree.get_root());
+  if (mark.is_null())
+    return std::nullopt;
+  isl::schedule_node below = mark.child(0);
+  if (below.isa<isl::schedule_node_filter>())
+    below = below.child(0);
+  if (!below.isa<isl::schedule_node_band>())
+    return std::nullopt;
+  isl::schedule_node_band band = below.as<isl::schedule_node_band>();
+  unsigned mapped = kernel.numMapped;
+  if (band.n_member() < mapped)
+    return std::nullopt;
+  // Only the members with several points: the printer unrolls one AST
+  // loop per member of the mark, and isl prints no loop for one value.
+  isl::multi_union_pw_aff partial = band.get_partial_schedule();
+  isl::space space = partial.get_space();
+  std::vector<unsigned> several;
+  for (unsigned d = 0; d < mapped; ++d)
+    if (kernel.registerTile[d] > 1)
+      several.push_back(d);
+  if (several.empty())
+    return std::nullopt;
+  isl::union_pw_aff_list point(space.ctx(), several.size());
+  std::string unroll = kUnrollMark;
+  for (unsigned d : several) {
+    isl::union_pw_aff s = partial.at(d);
+    long points = kernel.registerTile[d];
+    point = point.add(s.sub(scaled(floorDiv(s, points), points)));
+    unroll += "_" + std::to_string(points);
+  }
+  isl::multi_union_pw_aff tilePoints(
+      dropSetDims(space, several.size(), band.n_member() - several.size()),
+      point);
+  isl::union_set domain = domainOf(band);
+  auto insertPoints = [&](isl::schedule_node at) {
+    at = at.insert_partial_schedule(tilePoints);
+    for (unsigned d = 0; d < several.size(); ++d)
+      at = setCoincident(at, d, true);
+    at = at.as<isl::schedule_node_band>().set_permutable(1);
+    return at.insert_mark(isl::id(tree.ctx(), unroll));
+  };
+  isl::schedule_node node = below;
+  if (std::optional<isl::union_set_list> groups =
+          privateThenStores(program, kernel, domain)) {
+    node = node.insert_sequence(*groups);
+    for (int i = 0; i < 2; ++i)
+      node = insertPoints(node.child(i).child(0)).parent().parent();
+  } else {
+    node = insertPoints(node);
+  }
+  return std::make_pair(
+      node.root(),
+      isl::union_map::from(tilePoints).intersect_domain(domain));
+}
+
 } // namespace
 
 void promoteAccumulators(GpuProgram &program) {
@@ -451,8 +567,13 @@ void promoteAccumulators(GpuProgram &program) {
     isl::schedule_node root = tree.get_root();
     // (A privatized scalar in a register would be shared by the points
     // of a jammed tile; GpuMapping does not register tile such kernels.)
-    if (kernel.registerTiled() && kernel.jamPoints &&
-        kernel.registers.empty()) {
+    if (kernel.registerTiled() && kernel.blockedPoints) {
+      if (auto unrolled = unrollBlockedPoints(tree, program, kernel)) {
+        root = unrolled->first;
+        points = unrolled->second;
+      }
+    } else if (kernel.registerTiled() && kernel.jamPoints &&
+               kernel.registers.empty()) {
       if (auto jammed = jamRegisterTile(tree, kernel)) {
         root = jammed->first;
         points = jammed->second;

@@ -239,7 +239,10 @@ private:
       // the L1 cache: on the H100 an 8192^2 five-point sweep took 698 us
       // through a shared tile, 395 us from global memory; a 9 x 9 stencil
       // 2140 us through the tile, 2947 us without.
-      if (broadcast || references >= neighbourhoodMin) {
+      bool neighbourhood =
+          std::find(kernel.neighbourhoods.begin(), kernel.neighbourhoods.end(),
+                    a) != kernel.neighbourhoods.end();
+      if (broadcast || references >= neighbourhoodMin || neighbourhood) {
         result.push_back(a);
       } else if (uncoalesced && stagesUncoalesced(stage, tiled)) {
         result.push_back(a);

@@ -285,9 +285,21 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
     os << in << "const " << kIndexType << " " << program.names.threadId << d
        << " = " << indices.thread(hw) << ";\n";
   }
+  // With consecutive points (Kernel::blockedPoints), one per point: the
+  // points' statements that write them run before the others.
+  std::string slots = kernel.blockedPoints
+                          ? "[" + std::to_string(kernel.pointsPerThread()) +
+                                "]"
+                          : "";
   for (unsigned a : kernel.registers)
     os << in << spell(scop.arrays[a].type) << " " << scop.arrays[a].name
-       << "; /* private to the thread */\n";
+       << slots << "; /* private to the thread"
+       << (slots.empty() ? "" : ", one per point of its register tile")
+       << " */\n";
+  // In a register tile, the register of the point being printed: the
+  // unrolled loops' iterators (MemoryPromotion's unroll marks), mixed
+  // radix.
+  std::string registerIndex;
   for (const SharedTile &tile : kernel.sharedTiles) {
     const Array &array = scop.arrays[tile.array];
     os << in << target.sharedQualifier() << " " << spell(array.type) << " "
@@ -325,7 +337,11 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
                                  const std::vector<std::string> &subscripts) {
     for (unsigned a : kernel.registers)
       if (scop.arrays[a].name == array.name)
-        return array.name;
+        return slots.empty() ? array.name
+                             : array.name + "[" +
+                                   (registerIndex.empty() ? std::string("0")
+                                                          : registerIndex) +
+                                   "]";
     for (unsigned a : program.hostScalars)
       if (scop.arrays[a].name == array.name)
         return array.name;
@@ -339,10 +355,6 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
   auto mathName = [&](const std::string &name) {
     return target.mathName(name);
   };
-  // In a register tile, the register of the point being printed: the
-  // unrolled loops' iterators (MemoryPromotion's unroll marks), mixed
-  // radix.
-  std::string registerIndex;
   ReferenceOverride promoted =
       [&](const Statement &stmt, unsigned access,
           const std::vector<std::string> &subscripts) -> std::string {

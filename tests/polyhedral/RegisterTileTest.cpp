@@ -201,9 +201,11 @@ TEST_F(RegisterTileTest, NotForATriangle) {
       << program.kernels[0].registerTileReason;
 }
 
-TEST_F(RegisterTileTest, NotForAWeightedStencil) {
-  // B[i][j] += W[d] * A[i + d][j] over d at 4096: an accumulator, and W
-  // read by every thread, but nothing shared along one member only.
+TEST_F(RegisterTileTest, AWeightedStencilGetsConsecutiveRows) {
+  // B[i][j] += W[d] * A[i + d][j] over d at 4096: not gemm's shape (nothing
+  // shared along one member only), but each point reads 9 rows of A that
+  // the next row's point reads 8 of: 4 consecutive points along y (i), not
+  // jammed, A's neighbourhood staged for the block.
   auto scop = newScop(ctx(), {}, "{ : }");
   addArray(*scop, "A", {"{ [(4104)] }", "{ [(4096)] }"});
   addArray(*scop, "B", {"{ [(4096)] }", "{ [(4096)] }"});
@@ -220,9 +222,41 @@ TEST_F(RegisterTileTest, NotForAWeightedStencil) {
       isl::union_map(ctx(), "{ S0[i, j, d] -> [0, i, 0, j, 0, d, 0] }");
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
+  const Kernel &kernel = program.kernels[0];
+  EXPECT_TRUE(kernel.blockedPoints);
+  EXPECT_FALSE(kernel.jamPoints);
+  ASSERT_EQ(2u, kernel.registerTile.size());
+  unsigned y = kernel.hardwareDim[0] == 1 ? 0 : 1;
+  EXPECT_EQ(4u, kernel.registerTile[y]);
+  EXPECT_EQ(1u, kernel.registerTile[1 - y]);
+  EXPECT_NE(std::string::npos,
+            kernel.registerTileReason.find("consecutive along y"))
+      << kernel.registerTileReason;
+  ASSERT_EQ(1u, kernel.neighbourhoods.size());
+  EXPECT_EQ("A", scop->arrays[kernel.neighbourhoods[0]].name);
+}
+
+// The same at 256: 8 x 2 blocks of 32 x 32 points are too few for the SMs.
+TEST_F(RegisterTileTest, NoConsecutiveRowsForFewBlocks) {
+  auto scop = newScop(ctx(), {}, "{ : }");
+  addArray(*scop, "A", {"{ [(264)] }", "{ [(64)] }"});
+  addArray(*scop, "B", {"{ [(256)] }", "{ [(64)] }"});
+  addArray(*scop, "W", {"{ [(9)] }"});
+  addStatement(*scop, "S0",
+               "{ S0[i, j, d] : 0 <= i < 256 and 0 <= j < 64 and "
+               "0 <= d < 9 }",
+               {"i", "j", "d"}, {0, 0, 0, 0},
+               {{Read, "B", "{ S0[i, j, d] -> B[i, j] }"},
+                {Read, "W", "{ S0[i, j, d] -> W[d] }"},
+                {Read, "A", "{ S0[i, j, d] -> A[i + d, j] }"},
+                {Write, "B", "{ S0[i, j, d] -> B[i, j] }"}});
+  scop->originalSchedule =
+      isl::union_map(ctx(), "{ S0[i, j, d] -> [0, i, 0, j, 0, d, 0] }");
+  GpuProgram program = runGpuPipeline(*scop, tiled());
+  ASSERT_EQ(1u, program.kernels.size());
   EXPECT_FALSE(program.kernels[0].registerTiled());
   EXPECT_NE(std::string::npos,
-            program.kernels[0].registerTileReason.find("not the shape"))
+            program.kernels[0].registerTileReason.find("too few blocks"))
       << program.kernels[0].registerTileReason;
 }
 
