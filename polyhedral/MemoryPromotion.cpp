@@ -355,6 +355,22 @@ isl::schedule_node findThreadMark(const isl::schedule_node &node) {
   return isl::schedule_node();
 }
 
+/// The thread's band of a kernel's tree: below the thread mark, the thread
+/// filter (a copy of the mapped subtree has it in its domain instead,
+/// subtreeAsSchedule), then the band; a null node when the tree has
+/// another shape.
+isl::schedule_node threadBand(const isl::schedule &tree) {
+  isl::schedule_node mark = findThreadMark(tree.get_root());
+  if (mark.is_null())
+    return isl::schedule_node();
+  isl::schedule_node below = mark.child(0);
+  if (below.isa<isl::schedule_node_filter>())
+    below = below.child(0);
+  if (!below.isa<isl::schedule_node_band>())
+    return isl::schedule_node();
+  return below;
+}
+
 /// Unroll-and-jam of a register-tiled kernel (Kernel::registerTile): the
 /// thread's band `[s0, s1, k]` below the thread filter (its points t,
 /// t + T, ... of each mapped member s, then the loop k) becomes `[k]`
@@ -369,15 +385,8 @@ isl::schedule_node findThreadMark(const isl::schedule_node &node) {
 /// when the tree has another shape.
 std::optional<std::pair<isl::schedule_node, isl::union_map>>
 jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
-  isl::schedule_node mark = findThreadMark(tree.get_root());
-  if (mark.is_null())
-    return std::nullopt;
-  // The thread filter (a copy of the mapped subtree has it in its domain
-  // instead, subtreeAsSchedule), then the thread's band.
-  isl::schedule_node below = mark.child(0);
-  if (below.isa<isl::schedule_node_filter>())
-    below = below.child(0);
-  if (!below.isa<isl::schedule_node_band>())
+  isl::schedule_node below = threadBand(tree);
+  if (below.is_null())
     return std::nullopt;
   isl::schedule_node_band band = below.as<isl::schedule_node_band>();
   unsigned mapped = kernel.numMapped;
@@ -488,13 +497,8 @@ privateThenStores(const GpuProgram &program, const Kernel &kernel,
 std::optional<std::pair<isl::schedule_node, isl::union_map>>
 unrollBlockedPoints(const isl::schedule &tree, const GpuProgram &program,
                     const Kernel &kernel) {
-  isl::schedule_node mark = findThreadMark(tree.get_root());
-  if (mark.is_null())
-    return std::nullopt;
-  isl::schedule_node below = mark.child(0);
-  if (below.isa<isl::schedule_node_filter>())
-    below = below.child(0);
-  if (!below.isa<isl::schedule_node_band>())
+  isl::schedule_node below = threadBand(tree);
+  if (below.is_null())
     return std::nullopt;
   isl::schedule_node_band band = below.as<isl::schedule_node_band>();
   unsigned mapped = kernel.numMapped;

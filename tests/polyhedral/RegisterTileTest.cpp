@@ -201,25 +201,34 @@ TEST_F(RegisterTileTest, NotForATriangle) {
       << program.kernels[0].registerTileReason;
 }
 
-TEST_F(RegisterTileTest, AWeightedStencilGetsConsecutiveRows) {
-  // B[i][j] += W[d] * A[i + d][j] over d at 4096: not gemm's shape (nothing
-  // shared along one member only), but each point reads 9 rows of A that
-  // the next row's point reads 8 of: 4 consecutive points along y (i), not
-  // jammed, A's neighbourhood staged for the block.
-  auto scop = newScop(ctx(), {}, "{ : }");
-  addArray(*scop, "A", {"{ [(4104)] }", "{ [(4096)] }"});
-  addArray(*scop, "B", {"{ [(4096)] }", "{ [(4096)] }"});
+/// B[i][j] += W[d] * A[i + d][j] over d < 9, i < rows, j < cols.
+std::unique_ptr<polyhedral::Scop> weightedStencil(isl::ctx ctx, int rows,
+                                                  int cols) {
+  auto scop = newScop(ctx, {}, "{ : }");
+  std::string r = std::to_string(rows), c = std::to_string(cols);
+  addArray(*scop, "A", {"{ [(" + std::to_string(rows + 8) + ")] }",
+                        "{ [(" + c + ")] }"});
+  addArray(*scop, "B", {"{ [(" + r + ")] }", "{ [(" + c + ")] }"});
   addArray(*scop, "W", {"{ [(9)] }"});
   addStatement(*scop, "S0",
-               "{ S0[i, j, d] : 0 <= i < 4096 and 0 <= j < 4096 and "
-               "0 <= d < 9 }",
+               "{ S0[i, j, d] : 0 <= i < " + r + " and 0 <= j < " + c +
+                   " and 0 <= d < 9 }",
                {"i", "j", "d"}, {0, 0, 0, 0},
                {{Read, "B", "{ S0[i, j, d] -> B[i, j] }"},
                 {Read, "W", "{ S0[i, j, d] -> W[d] }"},
                 {Read, "A", "{ S0[i, j, d] -> A[i + d, j] }"},
                 {Write, "B", "{ S0[i, j, d] -> B[i, j] }"}});
   scop->originalSchedule =
-      isl::union_map(ctx(), "{ S0[i, j, d] -> [0, i, 0, j, 0, d, 0] }");
+      isl::union_map(ctx, "{ S0[i, j, d] -> [0, i, 0, j, 0, d, 0] }");
+  return scop;
+}
+
+TEST_F(RegisterTileTest, AWeightedStencilGetsConsecutiveRows) {
+  // At 4096: not gemm's shape (nothing shared along one member only), but
+  // each point reads 9 rows of A that the next row's point reads 8 of: 4
+  // consecutive points along y (i), not jammed, A's neighbourhood staged
+  // for the block.
+  auto scop = weightedStencil(ctx(), 4096, 4096);
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
@@ -236,22 +245,9 @@ TEST_F(RegisterTileTest, AWeightedStencilGetsConsecutiveRows) {
   EXPECT_EQ("A", scop->arrays[kernel.neighbourhoods[0]].name);
 }
 
-// The same at 256: 8 x 2 blocks of 32 x 32 points are too few for the SMs.
+// At 256 x 64: 8 x 2 blocks of 32 x 32 points are too few for the SMs.
 TEST_F(RegisterTileTest, NoConsecutiveRowsForFewBlocks) {
-  auto scop = newScop(ctx(), {}, "{ : }");
-  addArray(*scop, "A", {"{ [(264)] }", "{ [(64)] }"});
-  addArray(*scop, "B", {"{ [(256)] }", "{ [(64)] }"});
-  addArray(*scop, "W", {"{ [(9)] }"});
-  addStatement(*scop, "S0",
-               "{ S0[i, j, d] : 0 <= i < 256 and 0 <= j < 64 and "
-               "0 <= d < 9 }",
-               {"i", "j", "d"}, {0, 0, 0, 0},
-               {{Read, "B", "{ S0[i, j, d] -> B[i, j] }"},
-                {Read, "W", "{ S0[i, j, d] -> W[d] }"},
-                {Read, "A", "{ S0[i, j, d] -> A[i + d, j] }"},
-                {Write, "B", "{ S0[i, j, d] -> B[i, j] }"}});
-  scop->originalSchedule =
-      isl::union_map(ctx(), "{ S0[i, j, d] -> [0, i, 0, j, 0, d, 0] }");
+  auto scop = weightedStencil(ctx(), 256, 64);
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
   EXPECT_FALSE(program.kernels[0].registerTiled());
