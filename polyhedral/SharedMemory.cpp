@@ -512,7 +512,8 @@ void placeInConstantMemory(GpuProgram &program) {
           uniform &= d < ref.members.size() &&
                      ref.members[d].pattern == AccessPattern::Broadcast;
       }
-      if (uniform) {
+      if (uniform &&
+          kernel.constantArrays.size() < kConstantArraysPerKernel) {
         kernel.constantArrays.push_back(a);
         used = true;
       }

@@ -69,6 +69,10 @@ void promoteToShared(GpuProgram &program, unsigned tileSize = 32,
 /// holds a few KB per SM).
 inline constexpr long kConstantArrayBytes = 8192;
 inline constexpr long kConstantScopBytes = 32768;
+/// Constant arrays one kernel reads at most: OpenCL passes each as a
+/// `__constant` argument, of which a device takes at least 8
+/// (CL_DEVICE_MAX_CONSTANT_ARGS).
+inline constexpr unsigned kConstantArraysPerKernel = 8;
 
 /// Arrays that the scop only reads, through affine subscripts, whose
 /// accessed elements (from the first, in the array's order) fit in

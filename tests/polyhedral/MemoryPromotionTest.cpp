@@ -435,5 +435,32 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   EXPECT_TRUE(plain.kernels[0].sharedTiles.empty());
 }
 
+// B[i][j] = c0[0] + ... + c9[0]: ten one-element arrays that every thread
+// reads alike; a kernel reads at most kConstantArraysPerKernel of them from
+// constant memory (OpenCL's minimum of __constant arguments), the others
+// as before.
+TEST_F(MemoryPromotionTest, ConstantArraysPerKernelAreCapped) {
+  auto scop = newScop(ctx(), {}, "{ : }");
+  addArray(*scop, "B", {"{ [(256)] }", "{ [(256)] }"});
+  std::vector<AccessSpec> accesses;
+  for (int c = 0; c < 10; ++c) {
+    std::string name = "c" + std::to_string(c);
+    addArray(*scop, name, {"{ [(1)] }"});
+    accesses.push_back({Read, name, "{ S0[i, j] -> " + name + "[0] }"});
+  }
+  accesses.push_back({Write, "B", "{ S0[i, j] -> B[i, j] }"});
+  addStatement(*scop, "S0", "{ S0[i, j] : 0 <= i, j < 256 }", {"i", "j"},
+               {0, 0, 0}, accesses);
+  scop->originalSchedule =
+      isl::union_map(ctx(), "{ S0[i, j] -> [0, i, 0, j, 0] }");
+  GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
+  ASSERT_EQ(1u, program.kernels.size());
+  EXPECT_EQ(polyhedral::kConstantArraysPerKernel,
+            program.kernels[0].constantArrays.size());
+  EXPECT_EQ(polyhedral::kConstantArraysPerKernel, program.constants.size());
+  for (const GpuProgram::ConstantArray &c : program.constants)
+    EXPECT_EQ(1, c.elements);
+}
+
 } // namespace
 } // namespace polycuda::test
