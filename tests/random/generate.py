@@ -153,6 +153,9 @@ class Gen:
         # fourth stream, for the same reason.
         self.r4 = random.Random(seed * 130363 + 31)
         self.setup_irregular()
+        # Weighted stencils (a read-only weight table, a window of a 2-D
+        # array summed into a scalar) draw from a fifth stream.
+        self.r5 = random.Random(seed * 15485863 + 7)
 
     def chance(self, p):
         return self.r.random() < p
@@ -591,7 +594,54 @@ class Gen:
             lines += self.index_update()
             lines += self.nest(idx, "  ")
         lines += self.extra_shapes()
+        lines += self.weighted_nest()
         return lines
+
+    def weighted_nest(self):
+        """Sometimes a weighted stencil: sw = sum over a K x K window of a
+        2-D array X of Wt[a][b] * X[i + a - R][j + b - R], then a store of
+        sw into a 2-D array of X's shape (another one, a new array V, or X
+        itself).
+        The weights are read-only and the same for every (i, j) (constant
+        memory); the window is a neighbourhood (a stencil's points)."""
+        r5 = self.r5
+        if r5.random() >= 0.25:
+            return []
+        planes = [(name, dims) for name, dims in self.arrays
+                  if len(dims) == 2 and name not in ("W", "Wt", "V")]
+        if not planes:
+            return []
+        x, dims = r5.choice(planes)
+        same = [name for name, d in planes if d == dims and name != x]
+        if same and r5.random() < 0.7:
+            y = r5.choice(same)
+        elif r5.random() < 0.8:
+            # An array of its own for the result: X stays read-only.
+            y = "V"
+            if ("V", dims) not in self.arrays:
+                self.arrays.append(("V", list(dims)))
+        else:
+            y = x
+        k = r5.choice([2, 3, 3, 5])
+        radius = k // 2
+        if ("Wt", ["N", "N"]) not in self.arrays:
+            self.arrays.append(("Wt", ["N", "N"]))
+        if "sw" not in self.temps:
+            self.temps.append("sw")
+        bound = {"N": "n", "M": "m"}
+        c = r5.choice(["0.5", "0.25", "0.125"])
+        return ["  for (i = %d; i < %s - %d; i++)" % (radius, bound[dims[0]],
+                                                    radius),
+                "    for (j = %d; j < %s - %d; j++) {" % (radius,
+                                                         bound[dims[1]],
+                                                         radius),
+                "      sw = 0.0;",
+                "      for (k = 0; k < %d; k++)" % k,
+                "        for (t = 0; t < %d; t++)" % k,
+                "          sw += %s * Wt[k][t] * %s[i + k - %d][j + t - %d];" % (
+                    c, x, radius, radius),
+                "      %s[i][j] = 0.5 * %s[i][j] + sw;" % (y, y),
+                "    }"]
 
     # ---- irregular shapes: index arrays, non-affine subscripts -------------
     # Everything here draws from self.r4 only (see __init__).
