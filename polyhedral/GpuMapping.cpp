@@ -719,20 +719,19 @@ private:
                    options.device.maxThreadsPerMultiprocessor;
     if (elements * kLanesBesideTwoMembers > threads)
       return false;
-    // Per statement, the box of the differences of two instances that
-    // update one element: its widths bound the instances per element.
+    // Per statement, the box of the instances that update one element: its
+    // widths bound how many there are.
     long perElement = 0;
     for (const isl::map &piece : mapsOf(prefix.intersect_domain(inBounds))) {
-      isl::set deltas = piece.apply_range(piece.reverse()).deltas();
+      std::optional<std::vector<long>> widths =
+          rangeWidthsPerKey(piece.reverse());
+      if (!widths)
+        return false;
       long points = 1;
-      for (unsigned d = 0, n = deltas.tuple_dim(); d < n; ++d) {
-        isl::val width = deltas.dim_max_val(d);
-        if (!width.is_int() || width.is_neg())
-          return false;
-        points *= std::min<long>(width.get_num_si() + 1,
-                                 kMinIterationsPerElementForLanes);
-        points = std::min(points, kMinIterationsPerElementForLanes);
-      }
+      for (long width : *widths)
+        points = std::min(
+            points * std::min(width, kMinIterationsPerElementForLanes),
+            kMinIterationsPerElementForLanes);
       perElement = std::max(perElement, points);
     }
     return perElement >= kMinIterationsPerElementForLanes;
@@ -1044,36 +1043,29 @@ private:
         refused.insert(a);
         continue;
       }
-      // { p -> e }: the elements one point reads; the box of the
-      // differences of two of them bounds how many.
+      // { p -> e }: the elements one point reads; the widths of their box
+      // bound how many.
       isl::union_map elements =
           point.intersect_domain(isl::union_set(stmt.domain))
               .reverse()
               .apply_range(isl::union_map(access.relation));
       if (elements.is_empty())
         continue;
-      isl::set deltas =
-          elements.reverse().apply_range(elements).deltas().as_set();
-      long count = 1;
-      bool rows = false;
-      for (unsigned d = 0, n = deltas.tuple_dim(); d < n; ++d) {
-        isl::val width = deltas.dim_max_val(d);
-        if (!width.is_int() || width.is_neg()) {
-          count = 0;
-          break;
-        }
-        count *= std::min<long>(width.get_num_si() + 1, 1024);
-        const MemberAccess &along = ref.members[y];
-        rows |= along.pattern != AccessPattern::Broadcast &&
-                along.movingDim == d && width.get_num_si() >= 1;
-      }
-      if (count == 0) {
+      std::optional<std::vector<long>> widths =
+          rangeWidthsPerKey(elements.as_map());
+      if (!widths) {
         refused.insert(a);
         continue;
       }
+      long count = 1;
+      const MemberAccess &along = ref.members[y];
+      for (unsigned d = 0; d < widths->size(); ++d) {
+        count *= std::min<long>((*widths)[d], 1024);
+        if (along.pattern != AccessPattern::Broadcast &&
+            along.movingDim == d && (*widths)[d] >= 2)
+          tall.insert(a);
+      }
       reads[a] += count;
-      if (rows)
-        tall.insert(a);
     }
     std::vector<unsigned> arrays;
     for (const auto &[a, count] : reads)
@@ -1362,17 +1354,14 @@ private:
       std::string t = program.names.threadId + std::to_string(d);
       isl::union_pw_aff s = partial.at(d).intersect_domain(kernel.instances);
       // A thread runs the points t, t + T, ... of a tile of
-      // `registerTile` blocks.
+      // `registerTile` blocks (s mod T = t), or with blocked points the
+      // points tR, ..., tR + R - 1 (floor(s / R) mod T = t).
       isl::union_pw_aff tile = floorDiv(s, kernel.tileSize(d));
-      isl::union_pw_aff within = floorDiv(s, size);
-      isl::union_set thread = zeroSet(
-          s.sub(scaled(within, size)).sub(paramOnDomain(kernel.instances, t)));
-      if (kernel.blockedPoints) {
-        // Points tR, ..., tR + R - 1 of the tile: floor(s / R) mod T = t.
-        isl::union_pw_aff run = floorDiv(s, kernel.registerTile[d]);
-        thread = zeroSet(run.sub(scaled(floorDiv(run, size), size))
-                             .sub(paramOnDomain(kernel.instances, t)));
-      }
+      isl::union_pw_aff run =
+          kernel.blockedPoints ? floorDiv(s, kernel.registerTile[d]) : s;
+      isl::union_set thread =
+          zeroSet(run.sub(scaled(floorDiv(run, size), size))
+                      .sub(paramOnDomain(kernel.instances, t)));
       threads = threads.intersect(thread);
       if (kernel.isLane(d)) {
         // The lanes deal the member's iterations round-robin: one block.

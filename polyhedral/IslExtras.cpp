@@ -954,6 +954,18 @@ isl::map pieceOf(const isl::union_map &umap, const std::string &name) {
   return isl::map();
 }
 
+std::optional<std::vector<long>> rangeWidthsPerKey(const isl::map &byKey) {
+  isl::set deltas = byKey.reverse().apply_range(byKey).deltas();
+  std::vector<long> widths;
+  for (unsigned d = 0, n = deltas.tuple_dim(); d < n; ++d) {
+    isl::val width = deltas.dim_max_val(d);
+    if (!width.is_int() || width.is_neg())
+      return std::nullopt;
+    widths.push_back(width.get_num_si() + 1);
+  }
+  return widths;
+}
+
 std::optional<long> fixedValue(const isl::set &set, unsigned d) {
   std::optional<long> low = constantValue(dimMin(set, d));
   std::optional<long> high = constantValue(dimMax(set, d));

@@ -223,6 +223,11 @@ std::optional<AffineTerms> affineTerms(const isl::aff &aff);
 isl::map pieceOf(const isl::union_map &umap, const std::string &name);
 /// The value of set dimension `d` of `set` when it takes a single one.
 std::optional<long> fixedValue(const isl::set &set, unsigned d);
+/// Per dimension of the range of `byKey` (`{ k -> v }`), the most values
+/// that the v of one k take along it: the largest difference v' - v of two
+/// of them, plus 1, over every k and value of the parameters (the widths
+/// of the box that holds each k's values); nothing when one is unbounded.
+std::optional<std::vector<long>> rangeWidthsPerKey(const isl::map &byKey);
 /// Whether set dimension `d` of `set` is 0 in every element.
 bool isZeroDim(const isl::set &set, unsigned d);
 /// Whether `set` is bounded (for each value of the parameters).

@@ -465,12 +465,12 @@ privateThenStores(const GpuProgram &program, const Kernel &kernel,
                      std::find(kernel.registers.begin(),
                                kernel.registers.end(),
                                access.array) != kernel.registers.end();
-    (privateOnly ? first : second) = (privateOnly ? first : second)
-                                         .unite(isl::union_set(set));
-    isl::union_set instances =
-        kernel.instances.intersect(isl::union_set(stmt->domain));
-    (privateOnly ? firstInstances : secondInstances) =
-        (privateOnly ? firstInstances : secondInstances).unite(instances);
+    isl::union_set &group = privateOnly ? first : second;
+    isl::union_set &groupInstances =
+        privateOnly ? firstInstances : secondInstances;
+    group = group.unite(isl::union_set(set));
+    groupInstances = groupInstances.unite(
+        kernel.instances.intersect(isl::union_set(stmt->domain)));
   }
   if (first.is_empty() || second.is_empty())
     return std::nullopt;

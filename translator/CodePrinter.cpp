@@ -485,10 +485,14 @@ std::optional<long> constantTrip(const isl::ast_node_for &loop) {
 
 std::optional<long> unrolledBodies(const isl::ast_node &node) {
   if (node.isa<isl::ast_node_for>()) {
+    // The trip first: most loops' bounds are not literals, and their
+    // bodies need no walk.
     isl::ast_node_for loop = node.as<isl::ast_node_for>();
     std::optional<long> trip = constantTrip(loop);
+    if (!trip || *trip > kUnrollTrip)
+      return std::nullopt;
     std::optional<long> inner = unrolledBodies(loop.body());
-    if (!trip || !inner || *trip > kUnrollTrip)
+    if (!inner)
       return std::nullopt;
     return *trip * *inner;
   }

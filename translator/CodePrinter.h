@@ -82,8 +82,6 @@ void printUserStatement(const polyhedral::Scop &scop, const isl::ast_expr &call,
                         const ProductPrinter &product = nullptr,
                         const ReferenceOverride &reference = nullptr);
 
-/// Walks an isl AST and prints loops, conditions and blocks; user and mark
-/// nodes are delegated to the callbacks.
 /// Loops of at most kUnrollTrip iterations, known at translation time, whose
 /// bodies unrolled (with the loops inside) are at most kUnrollBodies
 /// statements, get the target's unroll pragma (AstPrinter).
@@ -95,6 +93,8 @@ inline constexpr long kUnrollBodies = 128;
 /// otherwise.
 std::optional<long> unrolledBodies(const isl::ast_node &node);
 
+/// Walks an isl AST and prints loops, conditions and blocks; user and mark
+/// nodes are delegated to the callbacks.
 class AstPrinter {
 public:
   using UserFn = std::function<void(const isl::ast_expr &call, int indent,

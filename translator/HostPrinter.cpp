@@ -47,6 +47,15 @@ std::string linear(const Scop &scop, const Array &array,
   return linearIndex(scop, array, subscripts);
 }
 
+/// The elements of the device copy of `t`'s array (a C expression): up to
+/// the last element of the box of accessed elements.
+std::string allocatedElements(const Scop &scop, const Transfer &t) {
+  const Array &array = scop.arrays[t.array];
+  std::string last =
+      array.rank() ? linear(scop, array, t.allocated.upper) : "0";
+  return "(" + last + ") + 1";
+}
+
 /// The host address of `array`: in place (in the user's function) a scalar
 /// is addressed with `&`; in a launcher every array arrives as a pointer.
 std::string hostAddress(const Array &array, bool launcher) {
@@ -267,10 +276,9 @@ void printHostBlockSetup(const GpuProgram &program, unsigned region,
   for (const Transfer &t : program.transfers) {
     const Array &array = scop.arrays[t.array];
     std::string type = spell(array.type);
-    // Up to the last element of the box of accessed elements.
-    std::string last =
-        array.rank() ? linear(scop, array, t.allocated.upper) : "0";
-    os << "  " << target.alloc(dev + array.name, type, "(" + last + ") + 1", where)
+    os << "  "
+       << target.alloc(dev + array.name, type, allocatedElements(scop, t),
+                       where)
        << "\n";
   }
 }
@@ -348,8 +356,7 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
               program.findConstant(t.array);
           constant && target.hasConstantVariables()) {
         const Array &array = scop.arrays[t.array];
-        std::string held =
-            "(" + linear(scop, array, t.allocated.upper) + ") + 1";
+        std::string held = allocatedElements(scop, t);
         std::string count = "((" + held + ") < " +
                             std::to_string(constant->elements) + " ? (" + held +
                             ") : " + std::to_string(constant->elements) + ")";
