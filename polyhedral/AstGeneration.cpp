@@ -63,9 +63,32 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   const std::string &name = kernel.name;
   isl::union_map hostSchedule =
       build.get_schedule().intersect_domain(kernel.instances);
+  if (kernel.stepped()) {
+    // The launches of a tiled wavefront (withoutThreadMapping's group):
+    // `polycuda_launch_<kernel>[s]`, its coordinates the host loops.
+    isl::union_map launches = isl::union_map::empty(build.ctx());
+    for (const isl::map &map : mapsOf(build.get_schedule()))
+      if (domainTupleName(map) == kLaunchGroupPrefix + name)
+        launches = launches.unite(isl::union_map(map));
+    isl::map toPrefix = withoutTupleIds(launches.reverse().as_map());
+    isl::pw_multi_aff prefix = toPrefix.as_pw_multi_aff();
+    std::vector<isl::ast_expr> args;
+    for (unsigned d = 0; d < kernel.numMapped; ++d) {
+      isl::pw_aff first = kernel.steps.firstTile[d];
+      isl::pw_aff extent = kernel.steps.lastTile[d].sub(first).add(
+          constantOn(first.get_space().domain(), 1));
+      args.push_back(build.expr_from(extent.pullback(prefix)));
+    }
+    for (unsigned i = 0; i < kernel.hostDepth; ++i)
+      args.push_back(build.expr_from(prefix.at(i)));
+    args.push_back(build.expr_from(launches.range().as_set()));
+    return makeCallNode(build.ctx(), name, args);
+  }
   std::vector<isl::pw_aff> extents;
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    extents.push_back(gridExtent(kernel, d, hostSchedule));
+  {
+    for (unsigned d = 0; d < kernel.numMapped; ++d)
+      extents.push_back(gridExtent(kernel, d, hostSchedule));
+  }
   // Column order: the grid runs through columns (see ThreadOrder.h).
   if (kernel.order.column)
     extents = columnGrid(kernel, extents);
@@ -129,6 +152,9 @@ isl::schedule_node withoutThreadMapping(const GpuProgram &program,
       if (kernel->numMapped == 0)
         return node;
       node = node.child(0);
+      if (kernel->stepped())
+        return node.parent(); // buildHostAst replaces the whole tree
+      // filter (block), band (tiles), mark, mark, filter (thread).
       for (int i = 0; i < 5; ++i)
         node = deleteNode(node);
       return node.parent();
@@ -378,6 +404,27 @@ isl::ast_node buildHostAst(const GpuProgram &program) {
     host = markPersistentLoops(program, host.get_root().child(0))
                .get_schedule();
   }
+  // A tiled wavefront is the scop's only loop (GpuMapping): its host code
+  // is a loop over the tile wavefronts from the first to the last, one
+  // launch each (an empty one has no block with steps).
+  for (const Kernel &kernel : program.kernels)
+    if (kernel.stepped()) {
+      isl::pw_aff first = kernel.steps.firstLaunch;
+      isl::space space = namedSetSpace(
+          program.scop->ctx, kLaunchGroupPrefix + kernel.name, 1);
+      space = isl::manage(
+          isl_space_align_params(space.release(), first.get_space().release()));
+      isl::pw_aff s = variableOn(space, 0);
+      isl::set launches = s.ge_set(liftToSpace(first, space))
+                              .intersect(s.le_set(liftToSpace(
+                                  kernel.steps.lastLaunch, space)));
+      isl::union_set domain(launches);
+      isl::schedule_node root = isl::schedule::from_domain(domain).get_root();
+      root = root.child(0).insert_partial_schedule(
+          isl::multi_union_pw_aff(isl::union_pw_aff(s)));
+      root = root.child(0).insert_mark(kernel.mark);
+      host = root.get_schedule();
+    }
   auto build = [&](AstLoopMode mode) {
     return buildAstFromSchedule(
         program.scop->context, host, program.names.hostIterator,
@@ -392,8 +439,10 @@ isl::ast_node buildHostAst(const GpuProgram &program) {
   const isl::set &context = program.scop->context;
   isl::union_map order = dependenceOrder(program.deps, context.ctx());
   return verifiedAst(context.ctx(), build, [&](const isl::ast_node &ast) {
+    // (With a tiled wavefront, the host tree's domain is its launches.)
     return verifyExecution(executionTimes(ast, context, launchLeaves(program)),
-                           host.get_domain(), order, context, {true, 0});
+                           program.schedule.get_domain(), order, context,
+                           {true, 0});
   });
 }
 
@@ -414,6 +463,17 @@ KernelCheck kernelCheck(const GpuProgram &program, const Kernel &kernel,
   // its lanes run in any order and the block's combine orders.
   if (kernel.reduction)
     check.deps = isl::union_map::empty(order.ctx());
+  // A tiled wavefront's dependences within a launch join points of one
+  // block at different steps, which the barrier after each step orders;
+  // the AST must order each thread's own points.
+  if (kernel.stepped()) {
+    check.domain = kernel.steps.launched;
+    check.deps = order.intersect_domain(check.domain)
+                     .intersect_range(check.domain);
+    isl::union_map thread = kernel.memberSchedules[0];
+    thread = flatRangeProduct(thread, kernel.memberSchedules[1]);
+    check.deps = check.deps.intersect(thread.apply_range(thread.reverse()));
+  }
   for (unsigned d = 0; d < kernel.numMapped; ++d) {
     check.threadParams.push_back(program.names.blockId + std::to_string(d));
     check.threadParams.push_back(program.names.threadId + std::to_string(d));

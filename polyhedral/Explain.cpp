@@ -357,6 +357,10 @@ private:
     fact.hardwareDim = kernel.hardwareDim;
     fact.registerTile = kernel.registerTile;
     fact.registerTileReason = kernel.registerTileReason;
+    fact.wavefrontSteps = kernel.steps.size;
+    fact.wavefront = kernel.steps.text;
+    fact.wavefrontMembers = kernel.steps.members;
+    fact.wavefrontTile = kernel.steps.block;
     fact.registerTileConsidered = kernel.registerTileConsidered;
     fact.sizing = kernel.sizing;
     fact.order = kernel.order;

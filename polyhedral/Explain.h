@@ -111,6 +111,10 @@ struct KernelFact {
   /// Points per thread per mapped member and why (Kernel::registerTile).
   std::vector<unsigned> registerTile;
   std::string registerTileReason;
+  /// A tiled wavefront's steps (Kernel::Steps; size 0: none).
+  unsigned wavefrontSteps = 0;
+  std::string wavefront, wavefrontMembers;
+  std::vector<unsigned> wavefrontTile;
   bool registerTileConsidered = false;
   /// How the block size was chosen and why (Kernel::sizing).
   BlockSizing sizing;

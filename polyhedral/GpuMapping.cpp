@@ -218,8 +218,13 @@ public:
       isl::schedule_node_band band = node.as<isl::schedule_node_band>();
       if (band.n_member() > 1)
         node = band.split(1);
+      if (std::optional<isl::schedule_node> tiles = tileWavefront(node))
+        node = *tiles;
       return visit(node.child(0)).parent();
     }
+    if (node.isa<isl::schedule_node_mark>() &&
+        markId(node).name() == kStepsMark)
+      return markSteppedKernel(node);
     if (node.isa<isl::schedule_node_sequence>() ||
         node.isa<isl::schedule_node_set>()) {
       if (!hasCoincidentMember(node) && !hasLongReduction(node))
@@ -611,6 +616,293 @@ private:
     return node.insert_mark(kernel.mark);
   }
 
+  /// Tiles of a wavefront (GpuProgram.h, Kernel::Steps): the values of the
+  /// wavefront member per tile, and the tile of the parallel members (the
+  /// block; 16 x 16 ran seidel-2d fastest with its tile in shared memory,
+  /// bench/results/seidel_tiles_h100_7371a99/).
+  static constexpr unsigned kWavefrontSteps = 32;
+  static constexpr unsigned kWavefrontTile = 16;
+
+  /// A host band of one member `w` over a band of two parallel members
+  /// [x1, x2] over one statement, where `w` is a wavefront (a combination
+  /// of two or more of the statement's loops, seidel-2d's 4t + 2i + j) and
+  /// carries every dependence the outer loops do not: the band [w, y1, y2],
+  /// with y1 = x1 + b x2 + a1 w and y2 = x2 + c x1 + a2 w skewed until no
+  /// dependence distance is negative (the least skew that does), is
+  /// permutable, so it tiles. Rewrites `node` to
+  ///   band [floor(w/Tw) + floor(y1/T) + floor(y2/T)]   host: tile wavefront
+  ///     mark polycuda_steps
+  ///       band [w]                                     a tile's steps
+  ///         band [y1, y2]                              parallel (coincident)
+  /// (tiles in one wavefront of tiles are independent: a dependence
+  /// between two tiles has no negative tile distance and a positive one);
+  /// returns the host band, or nothing.
+  std::optional<isl::schedule_node>
+  tileWavefront(const isl::schedule_node &node) const {
+    // The wavefront is the scop's outermost loop (the host code of its
+    // launches is then one loop over the tile wavefronts, AstGeneration).
+    if (!options.tiledWavefronts || !program.deps.complete ||
+        node.as<isl::schedule_node_band>().n_member() != 1 ||
+        !node.parent().isa<isl::schedule_node_domain>())
+      return std::nullopt;
+    isl::schedule_node inner = node.child(0);
+    if (!inner.isa<isl::schedule_node_band>() ||
+        inner.as<isl::schedule_node_band>().n_member() != 2 ||
+        !isCoincident(inner, 0) || !isCoincident(inner, 1) ||
+        !inner.child(0).isa<isl::schedule_node_leaf>())
+      return std::nullopt;
+    isl::union_set instances = domainOf(node);
+    std::vector<isl::set> sets = setsOf(instances);
+    if (sets.size() != 1 || !isBounded(sets[0]))
+      return std::nullopt;
+    isl::union_pw_aff w =
+        node.as<isl::schedule_node_band>().get_partial_schedule().at(0);
+    isl::multi_union_pw_aff x =
+        inner.as<isl::schedule_node_band>().get_partial_schedule();
+    // A wavefront: two or more loops in the one affine piece of w.
+    std::vector<isl::pw_aff> pieces = pwAffsOf(w.intersect_domain(instances));
+    std::optional<isl::aff> aff =
+        pieces.size() == 1 ? onlyPiece(pieces[0]) : std::nullopt;
+    std::optional<AffineTerms> terms =
+        aff ? affineTerms(*aff) : std::nullopt;
+    if (!terms)
+      return std::nullopt;
+    unsigned loops = 0;
+    for (long c : terms->inputs)
+      loops += c != 0;
+    if (loops < 2)
+      return std::nullopt;
+    // The distances in [w, x1, x2] of the dependences within one iteration
+    // of the outer loops.
+    isl::union_map prefix =
+        node.get_prefix_schedule_union_map().intersect_domain(instances);
+    isl::union_map deps = program.deps.all()
+                              .intersect_domain(instances)
+                              .intersect_range(instances)
+                              .intersect(prefix.apply_range(prefix.reverse()));
+    isl::union_map band = flatRangeProduct(
+        memberMap(w, instances),
+        flatRangeProduct(memberMap(x.at(0), instances),
+                         memberMap(x.at(1), instances)));
+    isl::set distances(scop.ctx, "{ [d0, d1, d2] : 1 = 0 }");
+    if (!deps.is_empty())
+      distances =
+          deps.apply_domain(band).apply_range(band).deltas().as_set();
+    isl::pw_aff d0 = variableOn(distances.get_space(), 0);
+    isl::pw_aff d1 = variableOn(distances.get_space(), 1);
+    isl::pw_aff d2 = variableOn(distances.get_space(), 2);
+    isl::pw_aff zero = constantOn(distances.get_space(), 0);
+    if (!distances.intersect(d0.le_set(zero)).is_empty())
+      return std::nullopt; // w does not carry every dependence
+    auto scale = [&](const isl::pw_aff &v, long k) {
+      return v.scale(isl::val(scop.ctx, k));
+    };
+    // Skews in order of cost: by the other member first (a wider tile
+    // wavefront), by w last (w's range is the largest).
+    struct Skew {
+      long b, c, a1, a2;
+    };
+    std::optional<Skew> chosen;
+    for (long cost = 0; cost <= 6 && !chosen; ++cost)
+      for (long a1 = 0; a1 <= 2 && !chosen; ++a1)
+        for (long a2 = 0; a2 <= 2 && !chosen; ++a2)
+          for (long b = 0; b <= 2 && !chosen; ++b)
+            for (long c = 0; c <= 2 && !chosen; ++c) {
+              if ((b && c) || b + c + 2 * (a1 + a2) != cost)
+                continue;
+              isl::pw_aff y1 = d1.add(scale(d2, b)).add(scale(d0, a1));
+              isl::pw_aff y2 = d2.add(scale(d1, c)).add(scale(d0, a2));
+              if (distances.intersect(y1.lt_set(zero)).is_empty() &&
+                  distances.intersect(y2.lt_set(zero)).is_empty())
+                chosen = Skew{b, c, a1, a2};
+            }
+    if (!chosen)
+      return std::nullopt;
+    auto times = [&](const isl::union_pw_aff &v, long k) {
+      return scaled(v, k);
+    };
+    isl::union_pw_aff x1 = x.at(0).intersect_domain(instances);
+    isl::union_pw_aff x2 = x.at(1).intersect_domain(instances);
+    isl::union_pw_aff wi = w.intersect_domain(instances);
+    isl::union_pw_aff y1 = x1.add(times(x2, chosen->b)).add(times(wi, chosen->a1));
+    isl::union_pw_aff y2 = x2.add(times(x1, chosen->c)).add(times(wi, chosen->a2));
+    isl::union_pw_aff s = floorDiv(wi, kWavefrontSteps)
+                              .add(floorDiv(y1, kWavefrontTile))
+                              .add(floorDiv(y2, kWavefrontTile));
+    isl::schedule_node at = deleteNode(deleteNode(node));
+    isl::union_pw_aff_list members(scop.ctx, 2);
+    members = members.add(y1).add(y2);
+    at = at.insert_partial_schedule(
+        isl::multi_union_pw_aff(x.get_space(), members));
+    at = at.as<isl::schedule_node_band>().set_permutable(1);
+    at = setCoincident(setCoincident(at, 0, true), 1, true);
+    at = at.insert_partial_schedule(isl::multi_union_pw_aff(wi));
+    at = at.insert_mark(isl::id(scop.ctx, kStepsMark));
+    return at.insert_partial_schedule(isl::multi_union_pw_aff(s));
+  }
+
+  /// The kernel of a tiled wavefront (see tileWavefront) at its mark:
+  /// blocks are the tiles of [y1, y2], and each block runs its steps of w
+  /// as a loop above its threads. Returns the kernel's mark, in `mark`'s
+  /// place.
+  isl::schedule_node markSteppedKernel(isl::schedule_node mark) {
+    isl::schedule_node steps = mark.child(0), band = steps.child(0);
+    isl::union_set instances = domainOf(steps);
+    Kernel &kernel = program.kernels.emplace_back();
+    kernel.id = program.kernels.size() - 1;
+    kernel.numMapped = 2;
+    recordStatements(kernel, instances);
+    kernel.name = uniqueName(kernel.statements);
+    kernel.mark = isl::id(scop.ctx, kernel.name);
+    isl::union_map prefix =
+        steps.get_prefix_schedule_union_map().intersect_domain(instances);
+    kernel.hostDepth = scheduleDepth(steps);
+    std::vector<std::string> hostNames =
+        numberedNames(program.names.hostIterator, kernel.hostDepth);
+    // The host loop as a parameter that does not constrain the instances:
+    // the blocks' filter binds it (mapBand), without the floors of the
+    // tile wavefront.
+    std::string params;
+    for (const std::string &name : hostNames)
+      params += (params.empty() ? "" : ", ") + name;
+    isl::union_set domain =
+        instances.intersect_params(isl::set(scop.ctx, "[" + params + "] -> { : }"));
+    kernel.domain = domain;
+    kernel.steps.launched = isl::union_set::empty(scop.ctx);
+    for (const isl::map &map : mapsOf(prefix))
+      kernel.steps.launched = kernel.steps.launched.unite(
+          isl::union_set(outputsToParams(map, hostNames).domain()));
+    kernel.instances = instances;
+    kernel.hostSchedule = prefix;
+    isl::union_pw_aff w =
+        steps.as<isl::schedule_node_band>().get_partial_schedule().at(0);
+    // Each thread's points in the order [y1, y2, w]: the mapped members
+    // first, as the access analysis reads them.
+    kernel.localSchedule =
+        flatRangeProduct(subtreeSchedule(band), memberMap(w, instances))
+            .intersect_domain(instances);
+    kernel.context = coalesced(scop.context.intersect(paramsOf(domain)));
+    kernel.steps.size = kWavefrontSteps;
+    kernel.steps.block = {kWavefrontTile, kWavefrontTile};
+    kernel.steps.wavefront = memberMap(w, instances);
+    kernel.steps.member = w;
+    kernel.steps.text = describeMember(w, instances);
+    isl::multi_union_pw_aff y =
+        band.as<isl::schedule_node_band>().get_partial_schedule();
+    kernel.steps.members = describeMember(y.at(0), instances) + ", " +
+                           describeMember(y.at(1), instances);
+    isl::schedule_node node = mapBand(kernel, band);
+    // The steps go below the blocks' tiles, above the threads: every
+    // thread of a block runs the same steps (the block's, bounded by its
+    // tile) and reaches the barrier after each.
+    isl::schedule_node stepsBand = node.parent();
+    isl::multi_union_pw_aff partial =
+        stepsBand.as<isl::schedule_node_band>().get_partial_schedule();
+    node = deleteNode(stepsBand);               // the block's filter
+    node = node.child(0).child(0);              // the shared mark
+    node = node.insert_partial_schedule(partial).parent().parent();
+    node = deleteNode(node.parent());           // the steps mark
+    return node.insert_mark(kernel.mark);
+  }
+
+  /// A tiled wavefront's tiles per launch (Kernel::Steps::firstTile,
+  /// lastTile) and its offsets, on the host space of the prefix of `band`
+  /// (its host loop and the steps).
+  void tileWavefrontBounds(Kernel &kernel, const isl::schedule_node &band) {
+    auto range = [&](const isl::union_map &member, long size) {
+      isl::set values = member.intersect_domain(kernel.instances).range()
+                            .as_set();
+      isl::val t(scop.ctx, size);
+      return std::make_pair(
+          values.lexmin_pw_multi_aff().at(0).scale_down(t).floor(),
+          values.lexmax_pw_multi_aff().at(0).scale_down(t).floor());
+    };
+    auto [w0, w1] = range(kernel.steps.wavefront, kernel.steps.size);
+    auto [a0, a1] = range(kernel.memberSchedules[0], kernel.blockSize[0]);
+    auto [b0, b1] = range(kernel.memberSchedules[1], kernel.blockSize[1]);
+    // Tiles (W, Y1, Y2) with W + Y1 + Y2 = s, each within its range.
+    auto bounds = [&](const isl::space &space, unsigned d, bool last) {
+      isl::pw_aff s = variableOn(space, 0);
+      auto on = [&](const isl::pw_aff &pa) { return liftToSpace(pa, space); };
+      const isl::pw_aff &own0 = d == 0 ? a0 : b0, &own1 = d == 0 ? a1 : b1;
+      const isl::pw_aff &other0 = d == 0 ? b0 : a0,
+                        &other1 = d == 0 ? b1 : a1;
+      if (last)
+        return on(own1).min(s.sub(on(w0)).sub(on(other0)));
+      return on(own0).max(s.sub(on(w1)).sub(on(other1)));
+    };
+    // Blocks count from the first tile over all launches: a block index
+    // that depends on the host loop (max(...) pieces of s) makes isl's
+    // code for the kernel far too costly. The blocks of a launch before
+    // its first tile have no steps and return at once.
+    kernel.steps.firstLaunch = coalesced(w0.add(a0).add(b0));
+    kernel.steps.lastLaunch = coalesced(w1.add(a1).add(b1));
+    // The host loop's values, in the kernel's AST context (the domain does
+    // not bind it).
+    std::string c = program.names.hostIterator + "0";
+    isl::pw_aff launch(scop.ctx, "[" + c + "] -> { [(" + c + ")] }");
+    kernel.context = coalesced(kernel.context.intersect(
+        kernel.steps.firstLaunch.le_set(launch).intersect(
+            launch.le_set(kernel.steps.lastLaunch))));
+    isl::space host =
+        kernel.hostSchedule.range().as_set().get_space();
+    for (unsigned d = 0; d < kernel.numMapped; ++d) {
+      const isl::pw_aff &first = d == 0 ? a0 : b0;
+      kernel.steps.firstTile.push_back(liftToSpace(first, host));
+      kernel.steps.lastTile.push_back(coalesced(bounds(host, d, true)));
+      kernel.offsets.push_back(totalOn(first, scop.context));
+      kernel.globalOffset.push_back(true);
+    }
+  }
+
+  /// mapBand's block of each member of a tiled wavefront, `first + b`.
+  std::vector<isl::union_pw_aff> stepTiles;
+
+  /// The instances where `upa` is nonnegative.
+  static isl::union_set nonnegative(const isl::union_pw_aff &upa) {
+    isl::union_set result = isl::union_set::empty(upa.ctx());
+    for (const isl::pw_aff &pa : pwAffsOf(upa))
+      result = result.unite(isl::union_set(
+          pa.ge_set(constantOn(pa.get_space().domain(), 0))));
+    return result;
+  }
+
+  /// `member` as source text per statement (`4t + 2i + j`).
+  std::string describeMember(const isl::union_pw_aff &member,
+                             const isl::union_set &instances) const {
+    std::string text;
+    for (const isl::pw_aff &pa : pwAffsOf(member.intersect_domain(instances))) {
+      const Statement *stmt =
+          scop.findStatement(tupleName(pa.domain()));
+      std::optional<isl::aff> aff = onlyPiece(pa);
+      std::optional<AffineTerms> terms =
+          aff ? affineTerms(*aff) : std::nullopt;
+      if (!stmt || !terms) {
+        text += (text.empty() ? "" : "; ") + toString(pa);
+        continue;
+      }
+      std::string expr;
+      for (size_t d = 0; d < terms->inputs.size(); ++d) {
+        long c = terms->inputs[d];
+        if (c == 0)
+          continue;
+        std::string name = d < stmt->sourceIterators.size()
+                               ? stmt->sourceIterators[d]
+                               : "i" + std::to_string(d);
+        std::string coefficient =
+            std::abs(c) == 1 ? "" : std::to_string(std::abs(c));
+        expr += expr.empty() ? (c < 0 ? "-" : "") + coefficient + name
+                             : (c < 0 ? " - " : " + ") + coefficient + name;
+      }
+      if (terms->constant != 0 || expr.empty())
+        expr += expr.empty() ? std::to_string(terms->constant)
+                             : (terms->constant < 0 ? " - " : " + ") +
+                                   std::to_string(std::abs(terms->constant));
+      text += (text.empty() ? "" : "; ") + expr;
+    }
+    return text;
+  }
+
   /// A statement with its reduction form.
   using Update = std::pair<const Statement *, ReductionForm>;
 
@@ -856,6 +1148,16 @@ private:
                          readsUncoalescedAlongX(kernel);
     std::optional<std::vector<unsigned>> requested =
         sizesFromOption(kernel, mapped);
+    if (kernel.stepped()) {
+      // The block is the tile of the wavefront's parallel members, which
+      // the host loop's tiles of tiles count in (`--sizes` cannot change
+      // it).
+      std::vector<unsigned> block(mapped);
+      for (unsigned d = 0; d < mapped; ++d)
+        block[kernel.hardwareDim[d]] = kernel.steps.block[d];
+      requested = block;
+      transposition = false;
+    }
     if (kernel.reduction) {
       // One block along the lanes: a block of 256 threads, 32 of them
       // along x (a warp) when a parallel member shares it.
@@ -934,6 +1236,15 @@ private:
                                 " lanes fill the device's threads");
         }
       }
+    } else if (kernel.stepped()) {
+      kernel.sizing = blockFromOption(*requested);
+      kernel.sizing.source = BlockSizing::Source::Default;
+      kernel.sizing.reason =
+          "the tile of a wavefront's parallel members (" +
+          kernel.steps.members + "), " +
+          std::to_string(kernel.steps.block[0]) + " x " +
+          std::to_string(kernel.steps.block[1]) +
+          ": the host loop runs wavefronts of such tiles";
     } else if (requested) {
       kernel.sizing = blockFromOption(*requested);
     } else if (transposition) {
@@ -976,8 +1287,15 @@ private:
           std::to_string(kernel.blockSize[y]) +
           " threads along y, each copying and writing " + rows +
           " of its rows";
+    } else if (kernel.stepped()) {
+      kernel.registerTileReason =
+          "a wavefront's tile: one point per thread and step";
     } else {
       chooseRegisterTile(kernel, band);
+    }
+    if (kernel.stepped()) {
+      tileWavefrontBounds(kernel, band);
+      mapped = 0; // offsets set
     }
     for (unsigned d = 0; d < mapped; ++d) {
       isl::map range = kernel.hostSchedule.reverse()
@@ -999,6 +1317,9 @@ private:
     }
     if (kernel.reduction)
       kernel.order.reason = "a reduction kernel: its lanes are one block";
+    else if (kernel.stepped())
+      kernel.order.reason = "a wavefront's tiles: one launch per wavefront "
+                            "of tiles, in any order";
     else
       kernel.order = chooseThreadOrder(scop, kernel, options.threadOrder,
                                        options.device);
@@ -1362,8 +1683,28 @@ private:
       isl::union_set thread =
           zeroSet(run.sub(scaled(floorDiv(run, size), size))
                       .sub(paramOnDomain(kernel.instances, t)));
-      threads = threads.intersect(thread);
-      if (kernel.isLane(d)) {
+      if (!kernel.stepped())
+        threads = threads.intersect(thread);
+      if (kernel.stepped()) {
+        // A tiled wavefront: block b runs tile first + b of the member,
+        // thread t its point T (first + b) + t, all without floors (isl's
+        // code for the kernel costs far more with the floors of the tile
+        // wavefront; see tileWavefrontBounds).
+        isl::union_pw_aff origin = scaled(
+            applyToSchedule(host, liftToSpace(kernel.offsets[d], hostSpace))
+                .add(paramOnDomain(kernel.instances, b)),
+            size);
+        isl::union_pw_aff within = s.sub(origin);
+        thread = zeroSet(within.sub(paramOnDomain(kernel.instances, t)));
+        blocks = blocks.intersect(nonnegative(within)).intersect(nonnegative(
+            constantOnDomain(kernel.instances, size - 1).sub(within)));
+        threads = threads.intersect(thread);
+        relative.push_back(paramOnDomain(kernel.instances, b));
+        tiles = tiles.add(tile);
+        stepTiles.push_back(applyToSchedule(
+            host, liftToSpace(kernel.offsets[d], hostSpace))
+                                .add(paramOnDomain(kernel.instances, b)));
+      } else if (kernel.isLane(d)) {
         // The lanes deal the member's iterations round-robin: one block.
         isl::union_pw_aff zero = constantOnDomain(kernel.instances, 0);
         relative.push_back(zero);
@@ -1387,6 +1728,22 @@ private:
       ids += (d ? ", " : "") + b + ", " + t;
       bounds += (d ? " and " : "") + b + " >= 0 and 0 <= " + t + " < " +
                 std::to_string(size);
+    }
+    if (kernel.stepped()) {
+      // The block's steps: w in [Tw W, Tw W + Tw - 1] with W the tile
+      // wavefront's host loop less the block's tiles.
+      isl::union_pw_aff w = kernel.steps.member.intersect_domain(
+          kernel.instances);
+      isl::union_pw_aff tileW =
+          paramOnDomain(kernel.instances, program.names.hostIterator + "0")
+              .sub(stepTiles[0])
+              .sub(stepTiles[1]);
+      isl::union_pw_aff within =
+          w.sub(scaled(tileW, kernel.steps.size));
+      blocks = blocks.intersect(nonnegative(within)).intersect(nonnegative(
+          constantOnDomain(kernel.instances, kernel.steps.size - 1)
+              .sub(within)));
+      stepTiles.clear();
     }
     isl::schedule_node node = band.insert_filter(threads)
                                   .insert_mark(isl::id(scop.ctx, kThreadMark))

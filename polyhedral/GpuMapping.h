@@ -51,6 +51,12 @@ struct GpuMappingOptions {
   /// replaces the model's choice for every kernel that qualifies.
   bool registerTiles = true;
   std::vector<unsigned> registerTile;
+  /// Wavefronts of one statement run as tiles (`--tiled-wavefronts`): a
+  /// host loop over a skewed hyperplane (seidel-2d's 4t + 2i + j) whose
+  /// parallel members, skewed until no dependence distance is negative,
+  /// tile with it; one launch per wavefront of tiles, each block running
+  /// its tile's steps with a barrier between them.
+  bool tiledWavefronts = true;
   /// Reads that shared memory will stage when they are uncoalesced
   /// (`--stage-uncoalesced`, SharedMemory.h): in the kernels where it
   /// stages them, threadIdx.x goes first to the member that coalesces the

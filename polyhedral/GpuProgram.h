@@ -308,10 +308,39 @@ struct Kernel {
   bool isLane(unsigned member) const {
     return reduction && reduction->member == member;
   }
+  /// A tile of a wavefront (Kernel::steps): the launch runs, per block, a
+  /// tile of `steps.size` consecutive values of the wavefront member, one
+  /// after the other with a barrier between them.
+  struct Steps {
+    /// Values of the wavefront member per tile (0: not a tiled wavefront).
+    unsigned size = 0;
+    /// The wavefront member per statement, e.g. `4t + 2i + j`, and the
+    /// parallel members as tiled (skewed), e.g. `t, t + i`.
+    std::string text, members;
+    /// The block (= the tile of the parallel members), in member order.
+    std::vector<unsigned> block;
+    /// The wavefront member, `{ S[i] -> [w] }`, as a map and a function.
+    isl::union_map wavefront;
+    isl::union_pw_aff member;
+    /// The instances of one launch, with the host loop as a parameter
+    /// (Kernel::domain does not bind it: the blocks' filter does).
+    isl::union_set launched;
+    /// Per mapped member, the first and the last tile (block) of the tile
+    /// wavefront `s`, a function of the host loop on its space `[s]`: the
+    /// box of the tiles (W, Y1, Y2) with W + Y1 + Y2 = s within the range
+    /// of each (lexmin and lexmax per host iteration would cost isl far
+    /// more over the floors of s).
+    std::vector<isl::pw_aff> firstTile, lastTile;
+    /// The first and the last tile wavefront, `[params] -> { [s] }`.
+    isl::pw_aff firstLaunch, lastLaunch;
+  };
+  Steps steps;
+  bool stepped() const { return steps.size > 0; }
   /// Whether the kernel waits at block barriers (shared tiles, the tree of
-  /// a reduction): every thread of its block must reach them.
+  /// a reduction, the steps of a wavefront's tile): every thread of its
+  /// block must reach them.
   bool waitsForBlock() const {
-    return !sharedTiles.empty() || reduction.has_value();
+    return !sharedTiles.empty() || reduction.has_value() || stepped();
   }
   /// Shared memory: the loop of the kernel tiled by `sharedTileSize` (its
   /// source iterator), the arrays read through shared tiles, and why (no)
@@ -369,6 +398,12 @@ struct Kernel {
 /// Names of the marks the GPU mapping places inside a kernel's subtree.
 inline constexpr const char *kSharedMark = "shared";
 inline constexpr const char *kThreadMark = "thread";
+/// Above the band of a wavefront's steps (GpuMapping's tiled wavefronts,
+/// between mapping's tree rewrite and the kernel it becomes).
+inline constexpr const char *kStepsMark = "polycuda_steps";
+/// The host AST's statement of a tiled wavefront's launches, followed by
+/// the kernel's name (AstGeneration's withoutThreadMapping).
+inline constexpr const char *kLaunchGroupPrefix = "polycuda_launch_";
 
 /// The lexicographically first and last element of a set of array elements,
 /// one function of the parameters per dimension. Row-major linearization of

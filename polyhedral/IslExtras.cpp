@@ -470,6 +470,21 @@ isl::pw_aff totalOn(const isl::pw_aff &pa, const isl::set &context) {
   return pa.union_add(zero.intersect_domain(rest));
 }
 
+std::optional<isl::aff> onlyPiece(const isl::pw_aff &pa) {
+  if (pa.is_null() || isl_pw_aff_n_piece(pa.get()) != 1)
+    return std::nullopt;
+  std::optional<isl::aff> result;
+  isl_pw_aff_foreach_piece(
+      pa.get(),
+      [](isl_set *set, isl_aff *aff, void *user) -> isl_stat {
+        *static_cast<std::optional<isl::aff> *>(user) = isl::manage(aff);
+        isl_set_free(set);
+        return isl_stat_ok;
+      },
+      &result);
+  return result;
+}
+
 std::optional<long> constantValue(const isl::pw_aff &pa) {
   if (pa.is_null() || !isl_pw_aff_is_cst(pa.get()) ||
       isl_pw_aff_n_piece(pa.get()) != 1)

@@ -218,6 +218,8 @@ struct AffineTerms {
 /// The terms of `aff`, or nullopt when it has integer divisions or
 /// non-integer (or over 64-bit) coefficients.
 std::optional<AffineTerms> affineTerms(const isl::aff &aff);
+/// The affine function of a pw_aff of one piece (on any domain), or nothing.
+std::optional<isl::aff> onlyPiece(const isl::pw_aff &pa);
 
 /// The map of `umap` whose domain is statement `name`, or a null map.
 isl::map pieceOf(const isl::union_map &umap, const std::string &name);

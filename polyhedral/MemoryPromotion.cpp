@@ -554,7 +554,7 @@ void promoteAccumulators(GpuProgram &program) {
   if (root.n_children() == 0)
     return;
   for (Kernel &kernel : program.kernels) {
-    if (kernel.numMapped == 0)
+    if (kernel.numMapped == 0 || kernel.stepped())
       continue;
     isl::schedule_node mark = findKernelMark(root.child(0), kernel);
     if (mark.is_null())

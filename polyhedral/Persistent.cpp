@@ -82,6 +82,12 @@ PersistentLoop decide(const GpuProgram &program,
     loop.reason = "the loop runs host code besides its launches";
     return loop;
   }
+  for (const Kernel *kernel : kernels)
+    if (kernel->stepped()) {
+      loop.reason = "it launches the tiles of a wavefront (kernel " +
+                    kernel->name + "): one launch per wavefront of tiles";
+      return loop;
+    }
   if (loop.sharedBytes > kPersistentSharedBytes) {
     loop.reason = "its kernels declare " + std::to_string(loop.sharedBytes) +
                   " bytes of shared memory together, more than one block "

@@ -210,6 +210,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
              if (options.shared)
                promoteToShared(program, 32, options.stageUncoalesced,
                                options.sharedNeighbourhoodMin);
+             promoteSteps(program, options.shared);
              if (options.registers)
                promoteAccumulators(program);
              insertBlockReductions(program);

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "SharedMemory.h"
 
+#include "Check.h"
 #include "IslExtras.h"
 
 #include <algorithm>
@@ -193,7 +194,161 @@ public:
       tile.forCoalescing = forCoalescing.count(tile.array) > 0;
   }
 
+  /// A tiled wavefront's kernel (Kernel::Steps):
+  ///   mark -> filter (block) -> band (tiles) -> band [w] (the steps)
+  ///     -> mark shared -> mark thread -> filter (thread) -> band [y1, y2]
+  /// becomes, in its device tree,
+  ///   filter (block), band (tiles)
+  ///     polycuda_offsets_N, polycuda_copy_N, polycuda_sync_0
+  ///     band [w]
+  ///       (mark shared ...), then polycuda_sync_1 after each step
+  ///     polycuda_writeback_N
+  /// with the array the statement writes in a shared tile of the block's
+  /// footprint when `stage` and it fits (the steps exchange values through
+  /// it; only the elements the block writes go back: a concurrent tile may
+  /// write others of the box), else the steps exchange them through global
+  /// memory with a barrier that makes the block's global writes visible
+  /// (polycuda_sync_global).
+  void runSteps(const isl::schedule_node &mark, bool stage) {
+    isl::schedule tree = isl::schedule::from_domain(kernel.domain);
+    isl::schedule_node node;
+    try {
+      node = copyInto(mark.child(0), tree.get_root().child(0));
+    } catch (const Unsupported &) {
+      kernel.sharedReason = "unsupported node in the kernel's tree";
+      return;
+    }
+    isl::union_set instances = domainOf(node.child(0));
+    node = node.child(0).child(0); // the steps
+    isl::union_map prefix =
+        node.get_prefix_schedule_union_map().intersect_domain(instances);
+    isl::set tiles = prefix.range().as_set();
+    isl::schedule_node body = node.child(0);
+    isl::set steps = body.get_prefix_schedule_union_map()
+                         .intersect_domain(instances)
+                         .range()
+                         .as_set();
+    std::optional<unsigned> staged;
+    if (stage)
+      staged = stageWritten(prefix, tiles);
+    body = body.graft_after(
+        barrier(steps, staged ? "polycuda_sync_1" : "polycuda_sync_global"));
+    // Up through the graft's filter, sequence and extension: the steps.
+    node = body.parent();
+    while (!node.isa<isl::schedule_node_band>())
+      node = node.parent();
+    if (staged) {
+      for (const isl::map &map : stepCopies)
+        node = node.graft_before(isl::schedule_node::from_extension(map));
+      node = node.graft_before(barrier(tiles, "polycuda_sync_0"));
+      node = node.graft_after(
+          isl::schedule_node::from_extension(stepWriteback));
+    } else if (kernel.sharedReason.empty()) {
+      kernel.sharedReason = "a wavefront's tile exchanges its values "
+                            "through global memory (--no-shared)";
+    }
+    kernel.deviceTree = node.get_schedule();
+  }
+
 private:
+  /// runSteps' grafts: the offsets and the copy in, and the copy back.
+  std::vector<isl::map> stepCopies;
+  isl::map stepWriteback;
+
+  /// Stages the one array a wavefront's statement writes; the index of
+  /// its tile, or nothing (with the reason) when it cannot.
+  std::optional<unsigned> stageWritten(const isl::union_map &prefix,
+                                       const isl::set &tiles) {
+    std::optional<unsigned> array;
+    isl::union_map accesses = isl::union_map::empty(scop.ctx);
+    isl::union_map writes = isl::union_map::empty(scop.ctx);
+    for (const std::string &name : kernel.statements)
+      for (const Access &access : scop.findStatement(name)->accesses) {
+        if (access.kind != Access::Kind::Read) {
+          if (array && *array != access.array)
+            array.reset();
+          else
+            array = access.array;
+        }
+      }
+    if (!array) {
+      kernel.sharedReason = "a wavefront's tile writes more than one array";
+      return std::nullopt;
+    }
+    unsigned a = *array;
+    bool affine = true;
+    for (const std::string &name : kernel.statements)
+      for (const Access &access : scop.findStatement(name)->accesses)
+        if (access.array == a) {
+          affine &= access.isAffine() && access.kind != Access::Kind::MayWrite;
+          accesses = accesses.unite(isl::union_map(access.relation));
+          if (access.kind != Access::Kind::Read)
+            writes = writes.unite(isl::union_map(access.relation));
+        }
+    if (!affine || scop.arrays[a].rank() == 0) {
+      kernel.sharedReason = "a wavefront's tile writes " +
+                            scop.arrays[a].name +
+                            " through a subscript that is not affine";
+      return std::nullopt;
+    }
+    isl::union_set instances = prefix.domain();
+    isl::map footprint =
+        prefix.reverse().apply_range(accesses.intersect_domain(instances))
+            .as_map();
+    isl::fixed_box box = footprint.range_simple_fixed_box_hull();
+    if (!box.is_valid()) {
+      kernel.sharedReason = "the footprint of a wavefront's tile has no box "
+                            "of fixed size";
+      return std::nullopt;
+    }
+    SharedTile shared;
+    shared.array = a;
+    isl::multi_val size = box.size();
+    for (unsigned d = 0; d < size.size(); ++d)
+      shared.sizes.push_back(size.at(d).num_si());
+    unsigned eb = elementBytes(scop.arrays[a].type);
+    std::vector<ThreadStep> steps = threadSteps(a, shared);
+    std::vector<unsigned> totals;
+    shared.padding = choosePadding(shared.sizes, eb, steps, &totals);
+    shared.conflicts = totals[shared.padding];
+    shared.conflictsUnpadded = totals[0];
+    long elements = shared.sizes.back() + shared.padding;
+    for (size_t d = 0; d + 1 < shared.sizes.size(); ++d)
+      elements *= shared.sizes[d];
+    if (elements * eb > kSharedBytes) {
+      kernel.sharedReason = "the footprint of a wavefront's tile does not "
+                            "fit in shared memory";
+      return std::nullopt;
+    }
+    unsigned index = kernel.sharedTiles.size();
+    const std::string &name = scop.arrays[a].name;
+    shared.variable = "polycuda_" + name + "_shared";
+    shared.offset = "polycuda_" + name + "_off";
+    std::string tuple = rangeTupleName(footprint);
+    isl::set share = threadShare(tuple, scop.arrays[a].rank());
+    stepCopies.push_back(withRangeName(
+        box.offset().as_map().intersect_domain(tiles),
+        "polycuda_offsets_" + std::to_string(index)));
+    // Within what the scop accesses over all launches (the launch's own
+    // elements would cost isl the floors of its tile wavefront).
+    isl::set accessed =
+        accesses.intersect_domain(kernel.instances).range().as_set();
+    stepCopies.push_back(withRangeName(
+        boxCopy(box, shared.sizes, tuple, accessed)
+            .intersect_domain(tiles)
+            .intersect_range(share),
+        "polycuda_copy_" + std::to_string(index)));
+    stepWriteback = withRangeName(
+        prefix.reverse()
+            .apply_range(writes.intersect_domain(instances))
+            .as_map()
+            .intersect_range(share),
+        "polycuda_writeback_" + std::to_string(index));
+    kernel.sharedTiles.push_back(shared);
+    kernel.sharedReason.clear();
+    return index;
+  }
+
   const GpuProgram &program;
   const Scop &scop;
   Kernel &kernel;
@@ -543,8 +698,24 @@ void promoteToShared(GpuProgram &program, unsigned tileSize,
     isl::schedule_node mark = findKernelMark(root.child(0), kernel);
     if (mark.is_null())
       continue;
+    if (kernel.stepped())
+      continue; // promoteSteps
     SharedPromoter(program, kernel, tileSize, stage, neighbourhoodMin)
         .run(mark);
+  }
+}
+
+void promoteSteps(GpuProgram &program, bool stage) {
+  isl::schedule_node root = program.schedule.get_root();
+  if (root.n_children() == 0)
+    return;
+  for (Kernel &kernel : program.kernels) {
+    if (!kernel.stepped())
+      continue;
+    isl::schedule_node mark = findKernelMark(root.child(0), kernel);
+    POLYCUDA_CHECK(!mark.is_null()) << "no mark for kernel " << kernel.name;
+    SharedPromoter(program, kernel, 0, StageUncoalesced::Off, 0)
+        .runSteps(mark, stage);
   }
 }
 

@@ -60,6 +60,12 @@ isl::schedule_node findKernelMark(const isl::schedule_node &node,
 /// (SharedTile::forCoalescing): once per block in kernels without a loop to
 /// tile unless `stage` is Off, per tile as well if it is All.
 /// `neighbourhoodMin` replaces kMinNeighbourhoodReferences.
+/// The steps of each tiled wavefront's kernel (Kernel::Steps): a barrier
+/// after each, and with `stage` the array it writes in a shared tile of
+/// the block's footprint, copied in before the steps and the elements the
+/// block writes copied back after them (see SharedMemory.cpp).
+void promoteSteps(GpuProgram &program, bool stage);
+
 void promoteToShared(GpuProgram &program, unsigned tileSize = 32,
                      StageUncoalesced stage = StageUncoalesced::Blocks,
                      unsigned neighbourhoodMin = kMinNeighbourhoodReferences);

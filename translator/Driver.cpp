@@ -167,6 +167,15 @@ struct Options {
                "accumulators in registers (register tiling), where the "
                "device model expects it to pay; off: one point per thread"),
       cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
+  cl::opt<std::string> tiledWavefronts{
+      "tiled-wavefronts",
+      cl::desc("on (default): a scop that is one wavefront of one statement "
+               "(seidel-2d's 4t + 2i + j) runs as tiles: the wavefront and "
+               "its parallel loops, skewed, are tiled, one launch per "
+               "wavefront of tiles, each block running its tile's steps "
+               "with its array in shared memory; off: one launch per "
+               "wavefront"),
+      cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
   cl::opt<std::string> registerTile{
       "register-tile",
       cl::desc("Points per thread of the kernels that register tiling "
@@ -594,6 +603,12 @@ bool pipelineOptions(const Options &options,
   }
   pipeline.mapping.registerTiles =
       options.registerTiles == "on" || !options.registerTile.empty();
+  if (options.tiledWavefronts != "on" && options.tiledWavefronts != "off") {
+    llvm::errs() << "polycuda: error: unknown --tiled-wavefronts '"
+                 << options.tiledWavefronts << "'; expected on or off\n";
+    return false;
+  }
+  pipeline.mapping.tiledWavefronts = options.tiledWavefronts == "on";
   if (!options.registerTile.empty()) {
     unsigned x = 0, y = 0;
     char sep = 0, extra = 0;

@@ -70,6 +70,9 @@ public:
   /// The statement that waits for every thread of the block, their shared
   /// memory writes visible to all.
   virtual std::string barrier() const = 0;
+  /// The same with the block's global memory writes visible to all (a
+  /// tiled wavefront's steps without shared memory).
+  virtual std::string globalBarrier() const { return barrier(); }
   /// Positive infinity of a floating `type` in device code (the identity
   /// of a minimum; negated, of a maximum).
   virtual std::string infinity(polyhedral::ElemType type) const = 0;

@@ -143,11 +143,16 @@ bool printSharedCopy(const Scop &scop, const Kernel &kernel,
     os << indentBy(indent) << target.barrier() << "\n";
     return true;
   }
+  if (name == "polycuda_sync_global") {
+    os << indentBy(indent) << target.globalBarrier() << "\n";
+    return true;
+  }
   std::optional<unsigned> offsets = numbered(name, "polycuda_offsets_");
   std::optional<unsigned> copy = numbered(name, "polycuda_copy_");
-  if (!offsets && !copy)
+  std::optional<unsigned> writeback = numbered(name, "polycuda_writeback_");
+  if (!offsets && !copy && !writeback)
     return false;
-  unsigned index = offsets ? *offsets : *copy;
+  unsigned index = offsets ? *offsets : copy ? *copy : *writeback;
   POLYCUDA_CHECK(index < kernel.sharedTiles.size())
       << "unknown shared tile " << name;
   const SharedTile &tile = kernel.sharedTiles[index];
@@ -160,8 +165,12 @@ bool printSharedCopy(const Scop &scop, const Kernel &kernel,
          << ";\n";
     return true;
   }
-  os << indentBy(indent) << sharedElement(tile, subscripts) << " = "
-     << arrayRef(scop.arrays[tile.array], subscripts) << ";\n";
+  if (writeback)
+    os << indentBy(indent) << arrayRef(scop.arrays[tile.array], subscripts)
+       << " = " << sharedElement(tile, subscripts) << ";\n";
+  else
+    os << indentBy(indent) << sharedElement(tile, subscripts) << " = "
+       << arrayRef(scop.arrays[tile.array], subscripts) << ";\n";
   return true;
 }
 

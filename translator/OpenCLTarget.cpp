@@ -53,6 +53,9 @@ public:
   std::string barrier() const override {
     return "barrier(CLK_LOCAL_MEM_FENCE);";
   }
+  std::string globalBarrier() const override {
+    return "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);";
+  }
   std::string infinity(polyhedral::ElemType type) const override {
     return type == polyhedral::ElemType::Float ? "INFINITY"
                                                : "((double)INFINITY)";

@@ -203,6 +203,14 @@ std::string promotionReason(const polyhedral::KernelFact &kernel,
                          : "per tile of loop " + kernel.sharedLoop + " (" +
                                std::to_string(kernel.sharedTileSize) +
                                " iterations)";
+  if (kernel.wavefrontSteps > 0)
+    return "the tile of a wavefront: the block copies its footprint in once, "
+           "into a shared " + boxText(tile.sizes) + " tile with rows padded by " +
+           std::to_string(tile.padding) + " (bank conflict degree " +
+           std::to_string(tile.conflicts) + " over its references, " +
+           std::to_string(tile.conflictsUnpadded) +
+           " unpadded), its steps read and write the tile, and it copies the "
+           "elements it wrote back";
   std::string why =
       tile.forCoalescing
           ? "read-only in the kernel and read uncoalesced by consecutive "
@@ -637,6 +645,7 @@ private:
         {"block", std::move(blockArray)},
         {"block_size_detail", blockSizingJson(kernel)},
         {"register_tile", registerTileJson(kernel)},
+        {"wavefront_tile", wavefrontTileJson(kernel)},
         {"thread_order", kernel.order.column ? "column" : "row-major"},
         {"thread_order_detail", threadOrderJson(kernel.order)},
         {"mapped", std::move(mapped)},
@@ -664,6 +673,27 @@ private:
     return json::Object{{"points", std::move(points)},
                         {"considered", kernel.registerTileConsidered},
                         {"why", kernel.registerTileReason}};
+  }
+  /// A tiled wavefront's steps and tile, or null.
+  static json::Value wavefrontTileJson(const polyhedral::KernelFact &kernel) {
+    if (kernel.wavefrontSteps == 0)
+      return nullptr;
+    json::Array tile;
+    for (unsigned size : kernel.wavefrontTile)
+      tile.push_back((int64_t)size);
+    return json::Object{
+        {"wavefront", kernel.wavefront},
+        {"steps", (int64_t)kernel.wavefrontSteps},
+        {"members", kernel.wavefrontMembers},
+        {"tile", std::move(tile)},
+        {"why", "the host loop " + kernel.wavefront +
+                    " carries every dependence and, with its parallel "
+                    "loops skewed to " + kernel.wavefrontMembers +
+                    ", no dependence distance is negative: the three tile, "
+                    "each launch runs a wavefront of tiles (independent), "
+                    "each block one tile's " +
+                    std::to_string(kernel.wavefrontSteps) +
+                    " steps with a barrier after each"}};
   }
   /// The reduction the block's threads share, or null.
   static json::Value reductionJson(const Scop &scop,
@@ -1099,6 +1129,8 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
     else if (considered)
       os << "    register tile: none, " << why << "\n";
   }
+  if (const json::Object *tile = k.getObject("wavefront_tile"))
+    os << "    tiled wavefront: " << str(tile->get("why")) << "\n";
   const json::Object *reduction = k.getObject("reduction");
   if (reduction)
     os << "    reduction: " << str(reduction->get("statement")) << " "

@@ -45,6 +45,7 @@ protected:
     options.pipeline.mapping.blockSizes = sizes;
     options.pipeline.mapping.reductions = reductions;
     options.pipeline.mapping.reductionHostMinIterations = reductionHostMin;
+    options.pipeline.mapping.tiledWavefronts = tiledWavefronts;
     translator::Translation translation;
     EXPECT_TRUE(translator::translate(input, options, translation));
     translator::ReportOptions reportOptions;
@@ -65,6 +66,8 @@ protected:
   /// `--reductions`, `--reduction-host-loop-min`.
   bool reductions = true;
   long reductionHostMin = 1024;
+  /// `--tiled-wavefronts`.
+  bool tiledWavefronts = true;
 
   /// The kernels of `scop` whose loop of `statement` the block's threads
   /// share as a reduction, by statement name.
@@ -347,8 +350,10 @@ TEST_F(ExplainTest, SeidelWavefrontPutsTimeOnXForFewerCacheLines) {
   // On seidel-2d's wavefront 4t + 2i + j = c, no reference is coalesced
   // along t or i. Neighbours along i are a row apart (a warp touches 32
   // cache lines per reference), neighbours along t 4 elements apart in the
-  // same row (8 lines): t goes to threadIdx.x.
+  // same row (8 lines): t goes to threadIdx.x. (One launch per wavefront,
+  // as --tiled-wavefronts=off has it.)
   dataset = "-DLARGE_DATASET";
+  tiledWavefronts = false;
   json::Value value = report("seidel_2d.c");
   const json::Object &s = scop(value);
   const json::Array &kernels = *s.getArray("kernels");
@@ -361,6 +366,43 @@ TEST_F(ExplainTest, SeidelWavefrontPutsTimeOnXForFewerCacheLines) {
   EXPECT_EQ("strided", str(a->get("pattern")));
   EXPECT_NE(std::string::npos, str(a->get("reason")).find("4 elements apart"))
       << str(a->get("reason"));
+}
+
+TEST_F(ExplainTest, SeidelRunsAsTilesOfItsWavefront) {
+  // 4t + 2i + j carries every dependence; with i skewed by t (t + i) no
+  // distance is negative, so the three tile: each block runs 32 steps of
+  // its 16 x 16 tile of (t, t + i), A in a shared tile that it copies in
+  // and the elements it writes back.
+  dataset = "-DLARGE_DATASET";
+  json::Value value = report("seidel_2d.c");
+  const json::Object &s = scop(value);
+  const json::Array &kernels = *s.getArray("kernels");
+  ASSERT_EQ(1u, kernels.size());
+  const json::Object &kernel = *kernels[0].getAsObject();
+  const json::Object *tile = kernel.getObject("wavefront_tile");
+  ASSERT_NE(nullptr, tile);
+  EXPECT_EQ("4t + 2i + j", str(tile->get("wavefront")));
+  EXPECT_EQ("t, t + i", str(tile->get("members")));
+  EXPECT_EQ(32, tile->getInteger("steps").getValueOr(0));
+  const json::Array &sizes = *tile->getArray("tile");
+  ASSERT_EQ(2u, sizes.size());
+  EXPECT_EQ(16, sizes[0].getAsInteger().getValueOr(0));
+  EXPECT_EQ(16, sizes[1].getAsInteger().getValueOr(0));
+  const json::Object *a = reference(s, "A[i][j]", "write");
+  ASSERT_NE(nullptr, a);
+  EXPECT_EQ("shared", str(a->get("memory")));
+  EXPECT_NE(std::string::npos, text.find("tiled wavefront: the host loop "
+                                         "4t + 2i + j carries every "
+                                         "dependence"))
+      << text;
+}
+
+TEST_F(ExplainTest, OnlyWavefrontsTile) {
+  // jacobi-2d's time loop is no wavefront (one loop, two statements): its
+  // kernels keep one launch per time step.
+  json::Value value = report("jacobi_2d.c");
+  for (const json::Value &k : *scop(value).getArray("kernels"))
+    EXPECT_EQ(nullptr, k.getAsObject()->getObject("wavefront_tile"));
 }
 
 TEST_F(ExplainTest, JacobiTimeLoopCarriesSpatialLoopsParallel) {
