@@ -1239,6 +1239,11 @@ private:
     } else if (kernel.stepped()) {
       kernel.sizing = blockFromOption(*requested);
       kernel.sizing.source = BlockSizing::Source::Default;
+      kernel.sizing.multiprocessors = options.device.multiprocessors;
+      kernel.sizing.warpSize = options.device.warpSize;
+      kernel.sizing.maxThreadsPerBlock =
+          std::min(options.device.maxThreadsPerBlock,
+                   options.device.maxThreadsPerMultiprocessor);
       kernel.sizing.reason =
           "the tile of a wavefront's parallel members (" +
           kernel.steps.members + "), " +

@@ -55,8 +55,9 @@ struct GpuMappingOptions {
   /// host loop over a skewed hyperplane (seidel-2d's 4t + 2i + j) whose
   /// parallel members, skewed until no dependence distance is negative,
   /// tile with it; one launch per wavefront of tiles, each block running
-  /// its tile's steps with a barrier between them.
-  bool tiledWavefronts = true;
+  /// its tile's steps with a barrier between them. Off by default: isl's
+  /// code for the tiles takes over a second, past `--cpu-budget`'s default.
+  bool tiledWavefronts = false;
   /// Reads that shared memory will stage when they are uncoalesced
   /// (`--stage-uncoalesced`, SharedMemory.h): in the kernels where it
   /// stages them, threadIdx.x goes first to the member that coalesces the

@@ -169,13 +169,14 @@ struct Options {
       cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
   cl::opt<std::string> tiledWavefronts{
       "tiled-wavefronts",
-      cl::desc("on (default): a scop that is one wavefront of one statement "
+      cl::desc("on: a scop that is one wavefront of one statement "
                "(seidel-2d's 4t + 2i + j) runs as tiles: the wavefront and "
                "its parallel loops, skewed, are tiled, one launch per "
                "wavefront of tiles, each block running its tile's steps "
-               "with its array in shared memory; off: one launch per "
-               "wavefront"),
-      cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
+               "with its array in shared memory (its translation takes "
+               "over a second: give --cpu-budget=0); off (default): one "
+               "launch per wavefront"),
+      cl::value_desc("on|off"), cl::init("off"), cl::cat(category)};
   cl::opt<std::string> registerTile{
       "register-tile",
       cl::desc("Points per thread of the kernels that register tiling "
