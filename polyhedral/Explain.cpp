@@ -83,15 +83,6 @@ isl::pw_aff oneOnParams(const isl::space &space) {
       .pw_aff_on_domain(isl::val::one(space.ctx()));
 }
 
-/// Member `upa` of a band on statement `stmt`, as C over source names.
-std::string memberText(const Statement &stmt, const isl::union_pw_aff &upa) {
-  isl::map map = pieceOf(memberMap(upa), stmt.name);
-  if (map.is_null())
-    return "";
-  map = withSourceNames(stmt, map);
-  return toCString(map.as_pw_multi_aff().at(0).coalesce());
-}
-
 class Explainer {
 public:
   Explainer(const GpuProgram &program, ScopExplanation &out)
@@ -485,6 +476,14 @@ isl::map withSourceNames(const Statement &stmt, isl::map map) {
 
 std::string printC(const isl::pw_aff &pa) {
   return pa.is_null() ? "" : toCString(pa);
+}
+
+std::string memberText(const Statement &stmt, const isl::union_pw_aff &upa) {
+  isl::map map = pieceOf(memberMap(upa), stmt.name);
+  if (map.is_null())
+    return "";
+  map = withSourceNames(stmt, map);
+  return toCString(map.as_pw_multi_aff().at(0).coalesce());
 }
 
 std::string accessText(const Scop &scop, const Statement &stmt,

@@ -200,6 +200,10 @@ std::string accessText(const Scop &scop, const Statement &stmt,
 /// A function as a C expression (isl's C format).
 std::string printC(const isl::pw_aff &pa);
 
+/// Member `upa` of a band on statement `stmt`, as C over source names
+/// (`4 * t + 2 * i + j`); empty when `upa` has no piece on `stmt`.
+std::string memberText(const Statement &stmt, const isl::union_pw_aff &upa);
+
 
 } // namespace polycuda::polyhedral
 

@@ -21,7 +21,9 @@
 
 #include "BlockSizes.h"
 #include "Check.h"
+#include "Explain.h"
 #include "IslExtras.h"
+#include "Isolated.h"
 #include "Reductions.h"
 
 #include <algorithm>
@@ -218,8 +220,10 @@ public:
       isl::schedule_node_band band = node.as<isl::schedule_node_band>();
       if (band.n_member() > 1)
         node = band.split(1);
-      if (std::optional<isl::schedule_node> tiles = tileWavefront(node))
+      if (std::optional<isl::schedule_node> tiles = tileWavefront(node)) {
+        noteInChild(kTiledWavefrontNote);
         node = *tiles;
+      }
       return visit(node.child(0)).parent();
     }
     if (node.isa<isl::schedule_node_mark>() &&
@@ -718,14 +722,13 @@ private:
             }
     if (!chosen)
       return std::nullopt;
-    auto times = [&](const isl::union_pw_aff &v, long k) {
-      return scaled(v, k);
-    };
     isl::union_pw_aff x1 = x.at(0).intersect_domain(instances);
     isl::union_pw_aff x2 = x.at(1).intersect_domain(instances);
     isl::union_pw_aff wi = w.intersect_domain(instances);
-    isl::union_pw_aff y1 = x1.add(times(x2, chosen->b)).add(times(wi, chosen->a1));
-    isl::union_pw_aff y2 = x2.add(times(x1, chosen->c)).add(times(wi, chosen->a2));
+    isl::union_pw_aff y1 =
+        x1.add(scaled(x2, chosen->b)).add(scaled(wi, chosen->a1));
+    isl::union_pw_aff y2 =
+        x2.add(scaled(x1, chosen->c)).add(scaled(wi, chosen->a2));
     isl::union_pw_aff s = floorDiv(wi, kWavefrontSteps)
                               .add(floorDiv(y1, kWavefrontTile))
                               .add(floorDiv(y2, kWavefrontTile));
@@ -786,11 +789,12 @@ private:
     kernel.steps.block = {kWavefrontTile, kWavefrontTile};
     kernel.steps.wavefront = memberMap(w, instances);
     kernel.steps.member = w;
-    kernel.steps.text = describeMember(w, instances);
+    const Statement &stmt = *scop.findStatement(kernel.statements[0]);
+    kernel.steps.text = memberText(stmt, w);
     isl::multi_union_pw_aff y =
         band.as<isl::schedule_node_band>().get_partial_schedule();
-    kernel.steps.members = describeMember(y.at(0), instances) + ", " +
-                           describeMember(y.at(1), instances);
+    kernel.steps.members =
+        memberText(stmt, y.at(0)) + ", " + memberText(stmt, y.at(1));
     isl::schedule_node node = mapBand(kernel, band);
     // The steps go below the blocks' tiles, above the threads: every
     // thread of a block runs the same steps (the block's, bounded by its
@@ -820,16 +824,14 @@ private:
     auto [w0, w1] = range(kernel.steps.wavefront, kernel.steps.size);
     auto [a0, a1] = range(kernel.memberSchedules[0], kernel.blockSize[0]);
     auto [b0, b1] = range(kernel.memberSchedules[1], kernel.blockSize[1]);
-    // Tiles (W, Y1, Y2) with W + Y1 + Y2 = s, each within its range.
-    auto bounds = [&](const isl::space &space, unsigned d, bool last) {
+    // Tiles (W, Y1, Y2) with W + Y1 + Y2 = s, each within its range: the
+    // last tile of member d at s.
+    auto lastTile = [&](const isl::space &space, unsigned d) {
       isl::pw_aff s = variableOn(space, 0);
       auto on = [&](const isl::pw_aff &pa) { return liftToSpace(pa, space); };
-      const isl::pw_aff &own0 = d == 0 ? a0 : b0, &own1 = d == 0 ? a1 : b1;
-      const isl::pw_aff &other0 = d == 0 ? b0 : a0,
-                        &other1 = d == 0 ? b1 : a1;
-      if (last)
-        return on(own1).min(s.sub(on(w0)).sub(on(other0)));
-      return on(own0).max(s.sub(on(w1)).sub(on(other1)));
+      const isl::pw_aff &own1 = d == 0 ? a1 : b1;
+      const isl::pw_aff &other0 = d == 0 ? b0 : a0;
+      return on(own1).min(s.sub(on(w0)).sub(on(other0)));
     };
     // Blocks count from the first tile over all launches: a block index
     // that depends on the host loop (max(...) pieces of s) makes isl's
@@ -849,14 +851,11 @@ private:
     for (unsigned d = 0; d < kernel.numMapped; ++d) {
       const isl::pw_aff &first = d == 0 ? a0 : b0;
       kernel.steps.firstTile.push_back(liftToSpace(first, host));
-      kernel.steps.lastTile.push_back(coalesced(bounds(host, d, true)));
+      kernel.steps.lastTile.push_back(coalesced(lastTile(host, d)));
       kernel.offsets.push_back(totalOn(first, scop.context));
       kernel.globalOffset.push_back(true);
     }
   }
-
-  /// mapBand's block of each member of a tiled wavefront, `first + b`.
-  std::vector<isl::union_pw_aff> stepTiles;
 
   /// The instances where `upa` is nonnegative.
   static isl::union_set nonnegative(const isl::union_pw_aff &upa) {
@@ -865,42 +864,6 @@ private:
       result = result.unite(isl::union_set(
           pa.ge_set(constantOn(pa.get_space().domain(), 0))));
     return result;
-  }
-
-  /// `member` as source text per statement (`4t + 2i + j`).
-  std::string describeMember(const isl::union_pw_aff &member,
-                             const isl::union_set &instances) const {
-    std::string text;
-    for (const isl::pw_aff &pa : pwAffsOf(member.intersect_domain(instances))) {
-      const Statement *stmt =
-          scop.findStatement(tupleName(pa.domain()));
-      std::optional<isl::aff> aff = onlyPiece(pa);
-      std::optional<AffineTerms> terms =
-          aff ? affineTerms(*aff) : std::nullopt;
-      if (!stmt || !terms) {
-        text += (text.empty() ? "" : "; ") + toString(pa);
-        continue;
-      }
-      std::string expr;
-      for (size_t d = 0; d < terms->inputs.size(); ++d) {
-        long c = terms->inputs[d];
-        if (c == 0)
-          continue;
-        std::string name = d < stmt->sourceIterators.size()
-                               ? stmt->sourceIterators[d]
-                               : "i" + std::to_string(d);
-        std::string coefficient =
-            std::abs(c) == 1 ? "" : std::to_string(std::abs(c));
-        expr += expr.empty() ? (c < 0 ? "-" : "") + coefficient + name
-                             : (c < 0 ? " - " : " + ") + coefficient + name;
-      }
-      if (terms->constant != 0 || expr.empty())
-        expr += expr.empty() ? std::to_string(terms->constant)
-                             : (terms->constant < 0 ? " - " : " + ") +
-                                   std::to_string(std::abs(terms->constant));
-      text += (text.empty() ? "" : "; ") + expr;
-    }
-    return text;
   }
 
   /// A statement with its reduction form.
@@ -1298,11 +1261,9 @@ private:
     } else {
       chooseRegisterTile(kernel, band);
     }
-    if (kernel.stepped()) {
-      tileWavefrontBounds(kernel, band);
-      mapped = 0; // offsets set
-    }
-    for (unsigned d = 0; d < mapped; ++d) {
+    if (kernel.stepped())
+      tileWavefrontBounds(kernel, band); // with the offsets
+    for (unsigned d = 0; d < mapped && !kernel.stepped(); ++d) {
       isl::map range = kernel.hostSchedule.reverse()
                            .apply_range(kernel.memberSchedules[d])
                            .as_map();
@@ -1673,62 +1634,62 @@ private:
     isl::union_set owners = kernel.instances; // all lanes of a reduction
     isl::union_pw_aff_list tiles(scop.ctx, kernel.numMapped);
     std::vector<isl::union_pw_aff> relative;
+    std::vector<isl::union_pw_aff> stepTiles; // a tiled wavefront's tiles
     std::string ids, bounds;
     for (unsigned d = 0; d < kernel.numMapped; ++d) {
       long size = kernel.blockSize[d];
       std::string b = program.names.blockId + std::to_string(d);
       std::string t = program.names.threadId + std::to_string(d);
       isl::union_pw_aff s = partial.at(d).intersect_domain(kernel.instances);
-      // A thread runs the points t, t + T, ... of a tile of
-      // `registerTile` blocks (s mod T = t), or with blocked points the
-      // points tR, ..., tR + R - 1 (floor(s / R) mod T = t).
-      isl::union_pw_aff tile = floorDiv(s, kernel.tileSize(d));
-      isl::union_pw_aff run =
-          kernel.blockedPoints ? floorDiv(s, kernel.registerTile[d]) : s;
-      isl::union_set thread =
-          zeroSet(run.sub(scaled(floorDiv(run, size), size))
-                      .sub(paramOnDomain(kernel.instances, t)));
-      if (!kernel.stepped())
-        threads = threads.intersect(thread);
       if (kernel.stepped()) {
         // A tiled wavefront: block b runs tile first + b of the member,
-        // thread t its point T (first + b) + t, all without floors (isl's
-        // code for the kernel costs far more with the floors of the tile
-        // wavefront; see tileWavefrontBounds).
-        isl::union_pw_aff origin = scaled(
+        // thread t its point T (first + b) + t, and the band's tile is
+        // first + b too (the member's floor on the block's instances), all
+        // without floors: isl's code for the kernel costs far more with
+        // the floors of the tile wavefront (see tileWavefrontBounds).
+        isl::union_pw_aff first =
             applyToSchedule(host, liftToSpace(kernel.offsets[d], hostSpace))
-                .add(paramOnDomain(kernel.instances, b)),
-            size);
-        isl::union_pw_aff within = s.sub(origin);
-        thread = zeroSet(within.sub(paramOnDomain(kernel.instances, t)));
+                .add(paramOnDomain(kernel.instances, b));
+        isl::union_pw_aff within = s.sub(scaled(first, size));
         blocks = blocks.intersect(nonnegative(within)).intersect(nonnegative(
             constantOnDomain(kernel.instances, size - 1).sub(within)));
-        threads = threads.intersect(thread);
+        threads = threads.intersect(
+            zeroSet(within.sub(paramOnDomain(kernel.instances, t))));
         relative.push_back(paramOnDomain(kernel.instances, b));
-        tiles = tiles.add(tile);
-        stepTiles.push_back(applyToSchedule(
-            host, liftToSpace(kernel.offsets[d], hostSpace))
-                                .add(paramOnDomain(kernel.instances, b)));
-      } else if (kernel.isLane(d)) {
-        // The lanes deal the member's iterations round-robin: one block.
-        isl::union_pw_aff zero = constantOnDomain(kernel.instances, 0);
-        relative.push_back(zero);
-        blocks = blocks.intersect(
-            zeroSet(zero.sub(paramOnDomain(kernel.instances, b))));
-        tiles = tiles.add(zero);
-        owners = owners.intersect(
-            zeroSet(zero.sub(paramOnDomain(kernel.instances, b))));
+        tiles = tiles.add(first);
+        stepTiles.push_back(first);
       } else {
-        isl::pw_aff offset = kernel.offsets[d];
-        if (kernel.globalOffset[d])
-          offset = liftToSpace(offset, hostSpace);
-        isl::union_pw_aff first = applyToSchedule(host, offset);
-        relative.push_back(tile.sub(first));
-        isl::union_set block = zeroSet(
-            relative.back().sub(paramOnDomain(kernel.instances, b)));
-        blocks = blocks.intersect(block);
-        owners = owners.intersect(block).intersect(thread);
-        tiles = tiles.add(tile);
+        // A thread runs the points t, t + T, ... of a tile of
+        // `registerTile` blocks (s mod T = t), or with blocked points the
+        // points tR, ..., tR + R - 1 (floor(s / R) mod T = t).
+        isl::union_pw_aff tile = floorDiv(s, kernel.tileSize(d));
+        isl::union_pw_aff run =
+            kernel.blockedPoints ? floorDiv(s, kernel.registerTile[d]) : s;
+        isl::union_set thread =
+            zeroSet(run.sub(scaled(floorDiv(run, size), size))
+                        .sub(paramOnDomain(kernel.instances, t)));
+        threads = threads.intersect(thread);
+        if (kernel.isLane(d)) {
+          // The lanes deal the member's iterations round-robin: one block.
+          isl::union_pw_aff zero = constantOnDomain(kernel.instances, 0);
+          relative.push_back(zero);
+          blocks = blocks.intersect(
+              zeroSet(zero.sub(paramOnDomain(kernel.instances, b))));
+          tiles = tiles.add(zero);
+          owners = owners.intersect(
+              zeroSet(zero.sub(paramOnDomain(kernel.instances, b))));
+        } else {
+          isl::pw_aff offset = kernel.offsets[d];
+          if (kernel.globalOffset[d])
+            offset = liftToSpace(offset, hostSpace);
+          isl::union_pw_aff first = applyToSchedule(host, offset);
+          relative.push_back(tile.sub(first));
+          isl::union_set block = zeroSet(
+              relative.back().sub(paramOnDomain(kernel.instances, b)));
+          blocks = blocks.intersect(block);
+          owners = owners.intersect(block).intersect(thread);
+          tiles = tiles.add(tile);
+        }
       }
       ids += (d ? ", " : "") + b + ", " + t;
       bounds += (d ? " and " : "") + b + " >= 0 and 0 <= " + t + " < " +
@@ -1748,7 +1709,6 @@ private:
       blocks = blocks.intersect(nonnegative(within)).intersect(nonnegative(
           constantOnDomain(kernel.instances, kernel.steps.size - 1)
               .sub(within)));
-      stepTiles.clear();
     }
     isl::schedule_node node = band.insert_filter(threads)
                                   .insert_mark(isl::id(scop.ctx, kThreadMark))

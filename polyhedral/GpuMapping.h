@@ -55,9 +55,9 @@ struct GpuMappingOptions {
   /// host loop over a skewed hyperplane (seidel-2d's 4t + 2i + j) whose
   /// parallel members, skewed until no dependence distance is negative,
   /// tile with it; one launch per wavefront of tiles, each block running
-  /// its tile's steps with a barrier between them. Off by default: isl's
-  /// code for the tiles takes over a second, past `--cpu-budget`'s default.
-  bool tiledWavefronts = false;
+  /// its tile's steps with a barrier between them. isl's code for the
+  /// tiles takes most of a second (kTiledWavefrontNote).
+  bool tiledWavefronts = true;
   /// Reads that shared memory will stage when they are uncoalesced
   /// (`--stage-uncoalesced`, SharedMemory.h): in the kernels where it
   /// stages them, threadIdx.x goes first to the member that coalesces the
@@ -67,6 +67,11 @@ struct GpuMappingOptions {
   /// The GPU that block sizes and `auto` thread order are fitted to.
   DeviceModel device;
 };
+
+/// The note (noteInChild, Isolated.h) of a translation that tiles a
+/// wavefront: over its processor-time budget, the input is translated
+/// again without tiled wavefronts before the cheapest fallbacks.
+constexpr unsigned kTiledWavefrontNote = 0;
 
 /// Marks kernels in `program.schedule` and fills `program.kernels` (without
 /// ASTs). `program.scop` and `program.schedule` must be set.

@@ -13,6 +13,10 @@
 #include <iostream>
 #include <map>
 #include <poll.h>
+#include <algorithm>
+#include <atomic>
+#include <new>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +40,37 @@ bool writeAll(int fd, const std::string &text) {
   return true;
 }
 
+/// In a child of runInChild, its notes (noteInChild), in memory shared
+/// with the parent.
+std::atomic<unsigned> *childNotes = nullptr;
+
+/// Memory shared between a parent and the child it forks after, for the
+/// child's notes; null when it cannot be had.
+class SharedNotes {
+public:
+  SharedNotes() {
+    void *page = ::mmap(nullptr, sizeof(std::atomic<unsigned>),
+                        PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                        -1, 0);
+    if (page != MAP_FAILED)
+      notes = new (page) std::atomic<unsigned>(0);
+  }
+  ~SharedNotes() {
+    if (notes)
+      ::munmap(notes, sizeof(std::atomic<unsigned>));
+  }
+  SharedNotes(const SharedNotes &) = delete;
+  SharedNotes &operator=(const SharedNotes &) = delete;
+
+  std::atomic<unsigned> *notes = nullptr;
+};
+
 } // namespace
+
+void noteInChild(unsigned note) {
+  if (childNotes && note < 32)
+    childNotes->fetch_or(1u << note);
+}
 
 std::optional<std::string>
 runWithDeadline(const std::function<std::string()> &work, unsigned limitMs) {
@@ -193,8 +227,9 @@ unsigned long processTreeCpuMs(int pid) {
   return hz > 0 ? total * 1000 / hz : 0;
 }
 
-ChildOutcome runInChild(const std::function<std::string()> &work,
-                        unsigned cpuLimitMs) {
+ChildOutcome
+runInChild(const std::function<std::string()> &work, unsigned cpuLimitMs,
+           const std::function<unsigned(unsigned notes)> &moreForNotes) {
   ChildOutcome outcome;
   std::fflush(nullptr);
   std::cout.flush();
@@ -204,6 +239,7 @@ ChildOutcome runInChild(const std::function<std::string()> &work,
     outcome.result = work(); // No child to be had: run it here.
     return outcome;
   }
+  SharedNotes shared;
   pid_t child = ::fork();
   if (child < 0) {
     ::close(fds[0]);
@@ -212,6 +248,7 @@ ChildOutcome runInChild(const std::function<std::string()> &work,
     return outcome;
   }
   if (child == 0) {
+    childNotes = shared.notes;
     ::close(fds[0]);
     int status = writeAll(fds[1], "+" + work()) ? 0 : 1;
     ::close(fds[1]);
@@ -229,7 +266,10 @@ ChildOutcome runInChild(const std::function<std::string()> &work,
       if (ready < 0 && errno != EINTR)
         break;
       if (ready <= 0) {
-        if (processTreeCpuMs(child) > cpuLimitMs) {
+        unsigned limit = cpuLimitMs;
+        if (moreForNotes && shared.notes)
+          limit = std::max(limit, moreForNotes(shared.notes->load()));
+        if (processTreeCpuMs(child) > limit) {
           outcome.overTime = true;
           break;
         }
@@ -253,6 +293,8 @@ ChildOutcome runInChild(const std::function<std::string()> &work,
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
+  if (shared.notes)
+    outcome.notes = shared.notes->load();
   if (outcome.overTime)
     return outcome;
   if (WIFSIGNALED(status))

@@ -30,7 +30,16 @@ struct ChildOutcome {
   int signal = 0;                    ///< the signal that killed it, or 0
   /// It used more processor time than its limit and was killed.
   bool overTime = false;
+  /// The notes the work made (noteInChild), however it ended: a bit each.
+  unsigned notes = 0;
 };
+
+/// Notes, for the caller of runInChild, that the work in the child took a
+/// costly path (`note` < 32, its meaning the caller's): the caller sees it
+/// in ChildOutcome::notes also when the child was killed over its time
+/// (a cheaper translation then leaves that path out). Nothing outside a
+/// child.
+void noteInChild(unsigned note);
 
 /// Runs `work` in a child process without a deadline, so that a crash in a
 /// library (isl has a few) ends the child and not the caller. The child
@@ -43,9 +52,12 @@ struct ChildOutcome {
 /// With `cpuLimitMs` (not 0), the child is killed once it and the processes
 /// it started, together, have used that much processor time (user and
 /// system, all threads): a bound on the work, which unlike wall-clock time
-/// does not grow when other programs load the machine.
-ChildOutcome runInChild(const std::function<std::string()> &work,
-                        unsigned cpuLimitMs = 0);
+/// does not grow when other programs load the machine. `moreForNotes`, if
+/// given, raises the limit to what it returns for the notes made so far
+/// (noteInChild): work that noted a costly path may take longer.
+ChildOutcome
+runInChild(const std::function<std::string()> &work, unsigned cpuLimitMs = 0,
+           const std::function<unsigned(unsigned notes)> &moreForNotes = {});
 
 /// Milliseconds of processor time process `pid` and its descendants have
 /// used (those that ended, once waited for, included); 0 if unknown.

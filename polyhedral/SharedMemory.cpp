@@ -231,6 +231,12 @@ public:
     std::optional<unsigned> staged;
     if (stage)
       staged = stageWritten(prefix, tiles);
+    // The barrier after each step: on every step of the block's range,
+    // bounded without the instances' existentials (their strides would
+    // guard it in isl's code, a third of isl's time on seidel-2d's kernel):
+    // the steps it adds at the ends of the range only wait, and its
+    // bounds, like the steps', are the block's, the same for all threads.
+    steps = isl::manage(isl_set_remove_divs(steps.release()));
     body = body.graft_after(
         barrier(steps, staged ? "polycuda_sync_1" : "polycuda_sync_global"));
     // Up through the graft's filter, sequence and extension: the steps.

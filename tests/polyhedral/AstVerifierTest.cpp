@@ -4,7 +4,8 @@
 // schedule of random program 3937, whose atomic AST isl 0.25 gets wrong and
 // whose separating AST is right, and on hand-made execution times that run
 // an instance twice, skip one, or run a dependence backwards. runInChild
-// survives a crash of its work.
+// survives a crash of its work, bounds its processor time, and passes its
+// notes back.
 //
 //===----------------------------------------------------------------------===//
 #include "AstVerifier.h"
@@ -212,6 +213,37 @@ TEST(RunInChildTest, KillsAChildPastItsProcessorTime) {
       100);
   EXPECT_FALSE(nested.result.has_value());
   EXPECT_TRUE(nested.overTime);
+}
+
+TEST(RunInChildTest, NotesRaiseTheLimitAndReachTheCaller) {
+  // 4 s for work that noted note 3, 100 ms otherwise.
+  auto more = [](unsigned notes) { return notes & (1u << 3) ? 4000u : 100u; };
+  polyhedral::ChildOutcome noted = polyhedral::runInChild(
+      []() -> std::string {
+        polyhedral::noteInChild(3);
+        spin(400);
+        return "done";
+      },
+      100, more);
+  ASSERT_TRUE(noted.result.has_value());
+  EXPECT_EQ(noted.notes, 1u << 3);
+
+  // Killed past its limit, the notes it made still reach the caller.
+  polyhedral::ChildOutcome killed = polyhedral::runInChild(
+      []() -> std::string {
+        polyhedral::noteInChild(1);
+        spin(20000);
+        return "late";
+      },
+      100, more);
+  EXPECT_TRUE(killed.overTime);
+  EXPECT_EQ(killed.notes, 1u << 1);
+
+  // Outside a child a note goes nowhere.
+  polyhedral::noteInChild(2);
+  polyhedral::ChildOutcome none =
+      polyhedral::runInChild([] { return std::string("result"); });
+  EXPECT_EQ(none.notes, 0u);
 }
 
 } // namespace

@@ -381,7 +381,7 @@ TEST_F(ExplainTest, SeidelRunsAsTilesOfItsWavefront) {
   const json::Object &kernel = *kernels[0].getAsObject();
   const json::Object *tile = kernel.getObject("wavefront_tile");
   ASSERT_NE(nullptr, tile);
-  EXPECT_EQ("4t + 2i + j", str(tile->get("wavefront")));
+  EXPECT_EQ("4 * t + 2 * i + j", str(tile->get("wavefront")));
   EXPECT_EQ("t, t + i", str(tile->get("members")));
   EXPECT_EQ(32, tile->getInteger("steps").getValueOr(0));
   const json::Array &sizes = *tile->getArray("tile");
@@ -392,7 +392,7 @@ TEST_F(ExplainTest, SeidelRunsAsTilesOfItsWavefront) {
   ASSERT_NE(nullptr, a);
   EXPECT_EQ("shared", str(a->get("memory")));
   EXPECT_NE(std::string::npos, text.find("tiled wavefront: the host loop "
-                                         "4t + 2i + j carries every "
+                                         "4 * t + 2 * i + j carries every "
                                          "dependence"))
       << text;
 }
