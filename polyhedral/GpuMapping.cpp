@@ -1817,7 +1817,9 @@ void mapToGpu(GpuProgram &program, const GpuMappingOptions &options) {
   // scalar code is then split off the whole tree (below).
   root = mapper.splitReductionInits(root);
   root = mapper.groupOneThreadKernels(root);
-  auto [code, scalars] = hostScalarCode(program);
+  auto [code, scalars] = options.hostScalars
+                             ? hostScalarCode(program)
+                             : std::pair<std::set<unsigned>, std::set<unsigned>>();
   if (code.empty()) {
     isl::schedule_node node = mapper.visit(root.child(0));
     program.schedule = node.get_schedule();

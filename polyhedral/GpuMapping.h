@@ -40,6 +40,9 @@ struct GpuMappingOptions {
   /// Reductions whose iterations the threads of a block share
   /// (`--reductions`, Reductions.h).
   bool reductions = true;
+  /// Scalar code on the host (`--host-scalars`; see mapToGpu): without,
+  /// it runs in one-thread kernels, as the rest of the scop's serial code.
+  bool hostScalars = true;
   /// A sequential loop that a one-thread kernel would run goes to the host
   /// when a reduction inside it has at least this many iterations per
   /// launch (or no bound at translation time): its lanes then share them.

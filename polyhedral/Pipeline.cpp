@@ -322,14 +322,16 @@ PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
     prepared.dependences.incompleteReason = options.skipReason;
     return prepared;
   }
-  runStage("scalar expansion", loc, options, [&] {
-    prepared.expansions = expandScalars(*scop, prepared.dependences);
-  });
-  runStage("array expansion", loc, options, [&] {
-    for (ScalarExpansion &expansion :
-         expandArrays(*scop, prepared.dependences))
-      prepared.expansions.push_back(expansion);
-  });
+  if (options.expansion) {
+    runStage("scalar expansion", loc, options, [&] {
+      prepared.expansions = expandScalars(*scop, prepared.dependences);
+    });
+    runStage("array expansion", loc, options, [&] {
+      for (ScalarExpansion &expansion :
+           expandArrays(*scop, prepared.dependences))
+        prepared.expansions.push_back(expansion);
+    });
+  }
   runStage("index-set splitting", loc, options,
            [&] { chooseIndexSetSplit(scop, prepared, options); });
   return prepared;

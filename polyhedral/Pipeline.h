@@ -65,6 +65,11 @@ struct PipelineOptions {
   /// Exact copy sets (Transfers.h); without, every array is copied over
   /// the box of all it accesses, both ways.
   bool exactTransfers = true;
+  /// Privatization (`--expansion`, ScalarExpansion.h): scalars and
+  /// temporary arrays whose values never cross an iteration of the loops
+  /// around them get a copy per iteration; without, their reuse keeps
+  /// those loops sequential.
+  bool expansion = true;
 
   /// The cheapest translation that is always right, for the driver's retry
   /// after the translation exceeded its processor-time budget: no

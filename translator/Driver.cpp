@@ -277,6 +277,20 @@ struct Options {
                "reordered); off: each element's loop runs on one thread in "
                "the sequential order"),
       cl::init("on"), cl::cat(category)};
+  cl::opt<std::string> expansion{
+      "expansion",
+      cl::desc("on (default): scalars and temporary arrays whose values "
+               "never cross an iteration of the loops around them get a "
+               "copy per iteration (privatization: doitgen's sum, ludcmp's "
+               "w), so those loops can run in parallel; off: their reuse "
+               "keeps the loops sequential"),
+      cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
+  cl::opt<std::string> hostScalars{
+      "host-scalars",
+      cl::desc("on (default): statements outside every loop that access "
+               "only scalars (deriche's coefficients) run in the host code; "
+               "off: in one-thread kernels"),
+      cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
   cl::opt<unsigned> sharedNeighbourhoodMin{
       "shared-neighbourhood-min",
       cl::desc("References of an array that a kernel only reads (a "
@@ -667,6 +681,18 @@ bool pipelineOptions(const Options &options,
     return false;
   }
   pipeline.mapping.reductions = options.reductions == "on";
+  if (options.expansion != "on" && options.expansion != "off") {
+    llvm::errs() << "polycuda: error: unknown --expansion '"
+                 << options.expansion << "'; use on or off\n";
+    return false;
+  }
+  pipeline.expansion = options.expansion == "on";
+  if (options.hostScalars != "on" && options.hostScalars != "off") {
+    llvm::errs() << "polycuda: error: unknown --host-scalars '"
+                 << options.hostScalars << "'; use on or off\n";
+    return false;
+  }
+  pipeline.mapping.hostScalars = options.hostScalars == "on";
   pipeline.sharedNeighbourhoodMin =
       std::max(2u, options.sharedNeighbourhoodMin.getValue());
   pipeline.mapping.reductionHostMinIterations =

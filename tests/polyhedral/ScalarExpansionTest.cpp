@@ -4,12 +4,14 @@
 // what becomes of them: their extents, their accesses and the references in
 // the statement bodies; which are kept, and why (a value carried from one
 // iteration to the next, read before it is written, used after the scop);
-// and the live-range split of a scalar reused for unrelated values.
+// and the live-range split of a scalar reused for unrelated values; with
+// --expansion=off (PipelineOptions::expansion), nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "ScalarExpansion.h"
 
 #include "Dependences.h"
+#include "Pipeline.h"
 
 #include "IslTestSupport.h"
 
@@ -351,6 +353,25 @@ std::unique_ptr<Scop> doitgenScop(isl::ctx ctx) {
                 "S1[r, q, p, s] -> [0, r, 0, q, 0, p, 1, s, 0]; "
                 "S2[r, q, p] -> [0, r, 0, q, 1, p, 0, 0, 0] }"));
   return scop;
+}
+
+TEST_F(ScalarExpansionTest, ExpansionOffLeavesTheScopAsItIs) {
+  // --expansion=off: prepareScop expands nothing; on, doitgen's sum.
+  polyhedral::PipelineOptions options;
+  options.expansion = false;
+  auto scop = doitgenScop(ctx());
+  polyhedral::PreparedScop off = polyhedral::prepareScop(scop, options);
+  EXPECT_TRUE(off.expansions.empty());
+  EXPECT_EQ(3u, scop->statements.size());
+  for (const polyhedral::Array &a : scop->arrays)
+    EXPECT_NE("sum_x", a.name);
+
+  options.expansion = true;
+  auto expanded = doitgenScop(ctx());
+  polyhedral::PreparedScop on = polyhedral::prepareScop(expanded, options);
+  ASSERT_FALSE(on.expansions.empty());
+  EXPECT_EQ("sum", on.expansions.back().array);
+  EXPECT_EQ(4u, expanded->statements.size());
 }
 
 TEST_F(ScalarExpansionTest, DoitgenSumIsExpandedAlongRAndQ) {

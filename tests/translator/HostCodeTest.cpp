@@ -5,8 +5,8 @@
 // the user's scalars, nothing else writes them or precedes them in a
 // dependence), that their scalars get no device copy and reach the kernels
 // as values, and the printed host code (CUDA's launcher through pointers,
-// OpenCL's host code in place). One-thread kernels that follow each other
-// become one.
+// OpenCL's host code in place), and not with --host-scalars=off. One-thread
+// kernels that follow each other become one.
 //
 //===----------------------------------------------------------------------===//
 #include "Translation.h"
@@ -81,11 +81,13 @@ void chain(int n, double A[64], double B[64]) {
 class HostCodeTest : public IslTest {
 protected:
   translator::Translation translate(const char *code,
-                                    const std::string &target) {
+                                    const std::string &target,
+                                    bool hostScalars = true) {
     EXPECT_TRUE(translator::parseCode(code, "h.c", FrontendOptions{}, ctx(),
                                       input));
     translator::TranslationOptions options;
     options.target = target;
+    options.pipeline.mapping.hostScalars = hostScalars;
     translator::Translation result;
     EXPECT_TRUE(translator::translate(input, options, result));
     return result;
@@ -123,6 +125,20 @@ TEST_F(HostCodeTest, ScalarPrologueStaysOnTheHost) {
   EXPECT_CONTAINS(out, "float k, float a1, float b1");
   EXPECT_LACKS(out, "dev_k");
   EXPECT_LACKS(out, "k[0]");
+}
+
+TEST_F(HostCodeTest, OffTheScalarCodeRunsOnTheDevice) {
+  // --host-scalars=off: the prologue is a one-thread kernel before the
+  // loop's, its scalars copied to the device.
+  translator::Translation result = translate(kPrologue, "cuda", false);
+  const polyhedral::GpuProgram &program = result.regions[0].program;
+  EXPECT_TRUE(program.hostStatements.empty());
+  EXPECT_TRUE(program.hostScalars.empty());
+  ASSERT_EQ(2u, program.kernels.size());
+  EXPECT_EQ(0u, program.kernels[0].numMapped);
+  EXPECT_EQ(1u, program.kernels[1].numMapped);
+  EXPECT_CONTAINS(result.text, "dev_k");
+  EXPECT_LACKS(result.text, "(*(float *)k) = ");
 }
 
 TEST_F(HostCodeTest, OpenCLRunsItInPlace) {
