@@ -1,6 +1,8 @@
 //===- Isolated.cpp - Work bounded by wall-clock time ---------------------===//
 #include "Isolated.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -12,10 +14,8 @@
 #include <functional>
 #include <iostream>
 #include <map>
-#include <poll.h>
-#include <algorithm>
-#include <atomic>
 #include <new>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>

@@ -614,24 +614,27 @@ bool deviceModel(const Options &options, polyhedral::DeviceModel &device) {
   return true;
 }
 
+/// The value of an on|off option in `out`; false after an error.
+bool onOff(const cl::opt<std::string> &option, bool &out) {
+  if (option != "on" && option != "off") {
+    llvm::errs() << "polycuda: error: unknown --" << option.ArgStr << " '"
+                 << option.getValue() << "'; expected on or off\n";
+    return false;
+  }
+  out = option == "on";
+  return true;
+}
+
 /// The options of the polyhedral pipeline; false after an error.
 bool pipelineOptions(const Options &options,
                      polyhedral::PipelineOptions &pipeline) {
   pipeline.scheduling.useOriginal = options.originalSchedule;
   pipeline.registers = !options.noRegisters;
-  if (options.registerTiles != "on" && options.registerTiles != "off") {
-    llvm::errs() << "polycuda: error: unknown --register-tiles '"
-                 << options.registerTiles << "'; expected on or off\n";
+  if (!onOff(options.registerTiles, pipeline.mapping.registerTiles))
     return false;
-  }
-  pipeline.mapping.registerTiles =
-      options.registerTiles == "on" || !options.registerTile.empty();
-  if (options.tiledWavefronts != "on" && options.tiledWavefronts != "off") {
-    llvm::errs() << "polycuda: error: unknown --tiled-wavefronts '"
-                 << options.tiledWavefronts << "'; expected on or off\n";
+  pipeline.mapping.registerTiles |= !options.registerTile.empty();
+  if (!onOff(options.tiledWavefronts, pipeline.mapping.tiledWavefronts))
     return false;
-  }
-  pipeline.mapping.tiledWavefronts = options.tiledWavefronts == "on";
   if (!options.registerTile.empty()) {
     unsigned x = 0, y = 0;
     char sep = 0, extra = 0;
@@ -675,24 +678,10 @@ bool pipelineOptions(const Options &options,
                  << options.threadOrder << "'; " << error << "\n";
     return false;
   }
-  if (options.reductions != "on" && options.reductions != "off") {
-    llvm::errs() << "polycuda: error: unknown --reductions '"
-                 << options.reductions << "'; use on or off\n";
+  if (!onOff(options.reductions, pipeline.mapping.reductions) ||
+      !onOff(options.expansion, pipeline.expansion) ||
+      !onOff(options.hostScalars, pipeline.mapping.hostScalars))
     return false;
-  }
-  pipeline.mapping.reductions = options.reductions == "on";
-  if (options.expansion != "on" && options.expansion != "off") {
-    llvm::errs() << "polycuda: error: unknown --expansion '"
-                 << options.expansion << "'; use on or off\n";
-    return false;
-  }
-  pipeline.expansion = options.expansion == "on";
-  if (options.hostScalars != "on" && options.hostScalars != "off") {
-    llvm::errs() << "polycuda: error: unknown --host-scalars '"
-                 << options.hostScalars << "'; use on or off\n";
-    return false;
-  }
-  pipeline.mapping.hostScalars = options.hostScalars == "on";
   pipeline.sharedNeighbourhoodMin =
       std::max(2u, options.sharedNeighbourhoodMin.getValue());
   pipeline.mapping.reductionHostMinIterations =
@@ -1016,21 +1005,25 @@ Translated translateGuarded(const Options &options, Settings settings) {
     }
     Translated failed;
     failed.rc = outcome.exitCode ? outcome.exitCode : 1;
-    if (outcome.overTime &&
-        (outcome.notes & (1u << polyhedral::kTiledWavefrontNote)) &&
-        settings.pipeline.mapping.tiledWavefronts) {
-      // The costly part first: the tiles' code, isl's most of a second.
-      std::string reason =
-          "the translation with tiled wavefronts exceeded its "
-          "processor-time budget (" +
-          std::to_string(budget + kTiledWavefrontCpuMs) +
-          " ms, --cpu-budget and " + std::to_string(kTiledWavefrontCpuMs) +
-          " ms more for the tiles); translated again without them";
+    auto warnOverTime = [&](const std::string &reason,
+                            const std::string &effect) {
       if (options.verbose)
         llvm::errs() << "polycuda: " << options.input
                      << ": fallback: cpu budget: " << reason << "\n";
       llvm::errs() << "polycuda: warning: " << options.input << ": " << reason
-                   << ": each wavefront is one launch\n";
+                   << ": " << effect << "\n";
+    };
+    if (outcome.overTime &&
+        (outcome.notes & (1u << polyhedral::kTiledWavefrontNote))) {
+      // The costly part first: the tiles' code, isl's most of a second.
+      warnOverTime("the translation with tiled wavefronts exceeded its "
+                   "processor-time budget (" +
+                       std::to_string(budget + kTiledWavefrontCpuMs) +
+                       " ms, --cpu-budget and " +
+                       std::to_string(kTiledWavefrontCpuMs) +
+                       " ms more for the tiles); translated again without "
+                       "them",
+                   "each wavefront is one launch");
       settings.pipeline.mapping.tiledWavefronts = false;
       continue;
     }
@@ -1040,11 +1033,8 @@ Translated translateGuarded(const Options &options, Settings settings) {
           std::to_string(options.cpuBudget) +
           " ms, --cpu-budget); translated again with its cheapest "
           "fallbacks";
-      if (options.verbose)
-        llvm::errs() << "polycuda: " << options.input
-                     << ": fallback: cpu budget: " << reason << "\n";
-      llvm::errs() << "polycuda: warning: " << options.input << ": " << reason
-                   << ": every scop keeps its original order on one thread\n";
+      warnOverTime(reason,
+                   "every scop keeps its original order on one thread");
       settings.pipeline.makeMinimal(reason);
       continue;
     }
