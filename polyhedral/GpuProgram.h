@@ -419,7 +419,25 @@ struct ElementRange {
 struct ElementBox {
   std::vector<isl::pw_aff> lower;
   std::vector<isl::pw_aff> upper;
+  /// Bands (empty unless the box holds far more than the elements to copy,
+  /// a triangle): the copy is cut into at most kCopyBands bands of
+  /// consecutive indices of the first dimension, from `bandFirst` to
+  /// `bandLast`, and each band copies only the box of its own elements:
+  /// per dimension `bandLower`/`bandUpper`, functions of the parameters of
+  /// `bandContext`, the scop's and kBandFirst, kBandLast (the band's first
+  /// and last index of dimension 0).
+  std::vector<isl::pw_aff> bandLower, bandUpper;
+  std::optional<isl::pw_aff> bandFirst, bandLast;
+  std::optional<isl::set> bandContext;
+  bool banded() const { return !bandLower.empty(); }
 };
+
+/// The most bands of a banded copy, and the names of the parameters that
+/// bound a band in ElementBox::bandLower and bandUpper (variables of the
+/// printed host code).
+inline constexpr unsigned kCopyBands = 16;
+inline constexpr const char *kBandFirst = "polycuda_band_first";
+inline constexpr const char *kBandLast = "polycuda_band_last";
 
 /// How the runtime moves an array's bytes (`--transfers`; see
 /// runtime/polycuda_cuda.h). OpenCL copies are plain whatever the method.

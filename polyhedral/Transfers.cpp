@@ -104,6 +104,16 @@ void exactBoxes(Transfer &transfer, const Array &array,
                 const isl::set &writes, const isl::set &must,
                 const isl::set &read);
 
+/// Bands for `transfer`'s copies (see ElementBox) where the box of an
+/// array's elements holds far more than they (syrk's triangle of C): for a
+/// band of indices [kBandFirst, kBandLast] of the first dimension, the box
+/// of the elements the band writes, and the box of those it reads before
+/// writing them or may leave alone in its copy-out box; both directions
+/// take the same bands. Arguments as exactBoxes'.
+void bandBoxes(Transfer &transfer, const Array &array, const isl::space &space,
+               const isl::set &context, const isl::set &writes,
+               const isl::set &must, const isl::set &read);
+
 /// The conservative boxes: everything the scop accesses, both ways
 /// (`why`: why not the exact ones, for the report).
 void wholeBoxes(Transfer &transfer, const Array &array,
@@ -165,7 +175,10 @@ void computeTransfers(GpuProgram &program, TransferMethod method,
       OperationLimit limit(scop.ctx, kExactTransferOperations);
       exactBoxes(transfer, array, space, context, writes,
                  mustWritten.extract_set(space), liveIn.extract_set(space));
-      widenOutBox(transfer, array, space, context);
+      bandBoxes(transfer, array, space, context, writes,
+                mustWritten.extract_set(space), liveIn.extract_set(space));
+      if (!transfer.out.banded())
+        widenOutBox(transfer, array, space, context);
     } catch (const isl::exception &) {
       resetError(scop.ctx);
       wholeBoxes(transfer, array, "the exact copy sets exceeded their isl "
@@ -210,6 +223,105 @@ void exactBoxes(Transfer &transfer, const Array &array,
     transfer.outReason = array.isLocal    ? "local to the scop"
                          : transfer.toHost ? "written"
                                            : "not written";
+}
+
+/// `set` with the parameters kBandFirst and kBandLast added.
+isl::set withBandParameters(const isl::set &set) {
+  isl_size n = isl_set_dim(set.get(), isl_dim_param);
+  isl_set *s = isl_set_add_dims(set.copy(), isl_dim_param, 2);
+  s = isl_set_set_dim_name(s, isl_dim_param, n, kBandFirst);
+  s = isl_set_set_dim_name(s, isl_dim_param, n + 1, kBandLast);
+  return isl::manage(s);
+}
+
+/// Whether `pa`, where `some` holds, is a function of kBandFirst or
+/// kBandLast with a coefficient (not only piecewise on them).
+bool growsWithBand(const isl::pw_aff &pa, const isl::set &some) {
+  struct Found {
+    bool grows = false;
+  } found;
+  isl::pw_aff within = pa.intersect_params(some);
+  isl_pw_aff_foreach_piece(
+      within.get(),
+      [](isl_set *set, isl_aff *aff, void *user) -> isl_stat {
+        for (const char *name : {kBandFirst, kBandLast}) {
+          int pos = isl_aff_find_dim_by_name(aff, isl_dim_param, name);
+          if (pos >= 0 && isl_aff_involves_dims(aff, isl_dim_param, pos, 1))
+            static_cast<Found *>(user)->grows = true;
+        }
+        isl_set_free(set);
+        isl_aff_free(aff);
+        return isl_stat_ok;
+      },
+      &found);
+  return found.grows;
+}
+
+/// Whether the box of a band of rows, `band` (where `elements`, the band's
+/// elements, are not empty), follows its rows in a dimension after the
+/// first (a triangle: the band of rows [bf, bl] of syrk's C spans columns
+/// 0..bl), so that the bands' boxes hold far fewer elements than the box
+/// of all. A border that only the first or last band reads (jacobi-2d's)
+/// changes a band's box by a constant: not worth the bands.
+bool followsRows(const ElementBox &band, const isl::set &elements) {
+  isl::set some = elements.params();
+  for (size_t d = 1; d < band.lower.size(); ++d)
+    if (growsWithBand(band.lower[d], some) ||
+        growsWithBand(band.upper[d], some))
+      return true;
+  return false;
+}
+
+void bandBoxes(Transfer &transfer, const Array &array, const isl::space &space,
+               const isl::set &context, const isl::set &writes,
+               const isl::set &must, const isl::set &read) {
+  unsigned rank = array.rank();
+  if (rank < 2 || array.isLocal || (!transfer.toDevice && !transfer.toHost))
+    return;
+  isl::ctx ctx = context.ctx();
+  std::string band = std::string("[") + kBandFirst + ", " + kBandLast +
+                     "] -> { " + array.name + "[e0";
+  for (unsigned d = 1; d < rank; ++d)
+    band += ", e" + std::to_string(d);
+  band += std::string("] : ") + kBandFirst + " <= e0 <= " + kBandLast + " }";
+  isl::set rows(ctx, band);
+  isl::set bandContext = withBandParameters(context).intersect(
+      isl::set(ctx, std::string("[") + kBandFirst + ", " + kBandLast +
+                        "] -> { : " + kBandFirst + " <= " + kBandLast + " }"));
+  rows = rows.intersect_params(bandContext);
+  isl::space bandSpace = rows.get_space();
+  // The band's written elements, and its copy-out box.
+  isl::set written = withBandParameters(writes).intersect(rows);
+  ElementBox out = boxOf(written, bandContext, -1);
+  isl::set outElements = transfer.toHost
+                             ? elementsOf(out, bandSpace, bandContext)
+                             : isl::set::empty(bandSpace);
+  isl::set kept = outElements.subtract(withBandParameters(must));
+  isl::set needed = withBandParameters(read).intersect(rows).unite(kept);
+  ElementBox in = boxOf(needed, bandContext, -1);
+  if (!(transfer.toHost && followsRows(out, written)) &&
+      !(transfer.toDevice && followsRows(in, needed)))
+    return;
+  const std::string how = " (in at most " + std::to_string(kCopyBands) +
+                          " bands of rows, each band the box of its own "
+                          "elements: fewer than this box)";
+  auto setBands = [&](ElementBox &box, const ElementBox &bands) {
+    box.bandLower = bands.lower;
+    box.bandUpper = bands.upper;
+    box.bandFirst = transfer.allocated.lower[0];
+    box.bandLast = transfer.allocated.upper[0];
+    box.bandContext = bandContext;
+  };
+  if (transfer.toDevice) {
+    setBands(transfer.in, in);
+    transfer.inExact = false;
+    transfer.inReason += how;
+  }
+  if (transfer.toHost) {
+    setBands(transfer.out, out);
+    transfer.outExact = false;
+    transfer.outReason += how;
+  }
 }
 
 /// The copy back of an interior (heat-3d writes A[1..n-2][1..n-2][1..n-2])

@@ -621,12 +621,19 @@ int copyWith(int method, bool toDevice, char *device, char *host,
   return POLYCUDA_TRANSFERS_PLAIN;
 }
 
+/// Copies `count` boxes (box b's bounds at lower + b * rank) as one copy.
 void copyBox(bool toDevice, char *device, char *host, size_t elementSize,
-             int rank, const long long *extents, const long long *lower,
-             const long long *upper, int method, const char *array,
-             const char *where) {
+             int rank, const long long *extents, int count,
+             const long long *lower, const long long *upper, int method,
+             const char *array, const char *where) {
   ensureDevice(where);
-  std::vector<Slab> slabs = slabsOf(elementSize, rank, extents, lower, upper);
+  std::vector<Slab> slabs;
+  size_t step = rank > 0 ? (size_t)rank : 0;
+  for (int b = 0; b < count; ++b) {
+    std::vector<Slab> box = slabsOf(elementSize, rank, extents,
+                                    lower + b * step, upper + b * step);
+    slabs.insert(slabs.end(), box.begin(), box.end());
+  }
   size_t bytes = bytesOf(slabs);
   Clock::time_point start = Clock::now();
   method = methodFromEnvironment(method);
@@ -699,8 +706,16 @@ extern "C" void polycuda_cuda_copy_box_to_device(
     void *device, const void *host, size_t element_size, int rank,
     const long long *extents, const long long *lower, const long long *upper,
     int method, const char *array, const char *where) {
-  copyBox(true, (char *)device, (char *)host, element_size, rank, extents,
+  copyBox(true, (char *)device, (char *)host, element_size, rank, extents, 1,
           lower, upper, method, array, where);
+}
+
+extern "C" void polycuda_cuda_copy_boxes_to_device(
+    void *device, const void *host, size_t element_size, int rank,
+    const long long *extents, int count, const long long *lower,
+    const long long *upper, int method, const char *array, const char *where) {
+  copyBox(true, (char *)device, (char *)host, element_size, rank, extents,
+          count, lower, upper, method, array, where);
 }
 
 extern "C" void polycuda_cuda_copy_box_to_host(
@@ -708,7 +723,15 @@ extern "C" void polycuda_cuda_copy_box_to_host(
     const long long *extents, const long long *lower, const long long *upper,
     int method, const char *array, const char *where) {
   copyBox(false, (char *)device, (char *)host, element_size, rank, extents,
-          lower, upper, method, array, where);
+          1, lower, upper, method, array, where);
+}
+
+extern "C" void polycuda_cuda_copy_boxes_to_host(
+    void *host, const void *device, size_t element_size, int rank,
+    const long long *extents, int count, const long long *lower,
+    const long long *upper, int method, const char *array, const char *where) {
+  copyBox(false, (char *)device, (char *)host, element_size, rank, extents,
+          count, lower, upper, method, array, where);
 }
 
 extern "C" void polycuda_cuda_expect_box_to_host(

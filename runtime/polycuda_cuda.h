@@ -108,6 +108,26 @@ void polycuda_cuda_copy_box_to_host(void *host, const void *device,
                                     const long long *upper, int method,
                                     const char *array, const char *where);
 
+/// \p count boxes in one copy (their rows are staged as one stream of
+/// chunks): box b's bounds are lower[b * rank + d] and upper[b * rank + d]
+/// (a banded copy: the printed code cuts a triangle's box into the boxes of
+/// bands of its rows). Otherwise as polycuda_cuda_copy_box_to_device.
+void polycuda_cuda_copy_boxes_to_device(void *device, const void *host,
+                                        size_t element_size, int rank,
+                                        const long long *extents, int count,
+                                        const long long *lower,
+                                        const long long *upper, int method,
+                                        const char *array, const char *where);
+
+/// The same boxes from \p device to \p host, as
+/// polycuda_cuda_copy_box_to_host.
+void polycuda_cuda_copy_boxes_to_host(void *host, const void *device,
+                                      size_t element_size, int rank,
+                                      const long long *extents, int count,
+                                      const long long *lower,
+                                      const long long *upper, int method,
+                                      const char *array, const char *where);
+
 /// Announces, when a scop starts, the box that a later
 /// polycuda_cuda_copy_box_to_host will copy into \p host (arguments as
 /// there). When the box holds 1 MiB or more and most of its pages are not

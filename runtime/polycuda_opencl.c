@@ -476,6 +476,30 @@ void polycuda_cl_copy_box_to_host(polycuda_cl_program *p, void *host,
           lower, upper, where);
 }
 
+void polycuda_cl_copy_boxes_to_device(polycuda_cl_program *p, void *buffer,
+                                      const void *host, size_t element_size,
+                                      int rank, const long long *extents,
+                                      int count, const long long *lower,
+                                      const long long *upper,
+                                      const char *where) {
+  int b;
+  for (b = 0; b < count; ++b)
+    copyBox(p, 1, (cl_mem)buffer, (char *)host, element_size, rank, extents,
+            lower + (size_t)b * rank, upper + (size_t)b * rank, where);
+}
+
+void polycuda_cl_copy_boxes_to_host(polycuda_cl_program *p, void *host,
+                                    void *buffer, size_t element_size,
+                                    int rank, const long long *extents,
+                                    int count, const long long *lower,
+                                    const long long *upper,
+                                    const char *where) {
+  int b;
+  for (b = 0; b < count; ++b)
+    copyBox(p, 0, (cl_mem)buffer, (char *)host, element_size, rank, extents,
+            lower + (size_t)b * rank, upper + (size_t)b * rank, where);
+}
+
 static cl_kernel getKernel(polycuda_cl_program *p, const char *kernelName,
                            const char *where) {
   char detail[256];

@@ -92,6 +92,23 @@ void polycuda_cl_copy_box_to_host(polycuda_cl_program *p, void *host,
                                   const long long *lower,
                                   const long long *upper, const char *where);
 
+/// \p count boxes, one after the other: box b's bounds are
+/// lower[b * rank + d] and upper[b * rank + d] (a banded copy: the printed
+/// code cuts a triangle's box into the boxes of bands of its rows).
+void polycuda_cl_copy_boxes_to_device(polycuda_cl_program *p, void *buffer,
+                                      const void *host, size_t element_size,
+                                      int rank, const long long *extents,
+                                      int count, const long long *lower,
+                                      const long long *upper,
+                                      const char *where);
+
+/// The same boxes from \p buffer into \p host.
+void polycuda_cl_copy_boxes_to_host(polycuda_cl_program *p, void *host,
+                                    void *buffer, size_t element_size,
+                                    int rank, const long long *extents,
+                                    int count, const long long *lower,
+                                    const long long *upper, const char *where);
+
 /// Sets the \p num_args arguments of kernel \p kernel_name (created once and
 /// cached in \p p) and enqueues it over \p work_dim (1 to 3) dimensions.
 /// \p global_size is the total number of work items per dimension, already a

@@ -66,13 +66,18 @@ public:
         toDevice ? copy.device + ", (const void *)(" + copy.host + ")"
                  : "(void *)(" + copy.host + "), " + copy.device;
     return "{\n" + boxArrays(copy) + "  " +
-           (toDevice ? runtime::kCudaCopyBoxToDevice
-                     : runtime::kCudaCopyBoxToHost) +
+           (copy.banded() ? (toDevice ? runtime::kCudaCopyBoxesToDevice
+                                      : runtime::kCudaCopyBoxesToHost)
+            : toDevice   ? runtime::kCudaCopyBoxToDevice
+                         : runtime::kCudaCopyBoxToHost) +
            "(" + pointers + ", sizeof(" + copy.type + "), " +
            boxArguments(copy) + ", " + methods[(int)copy.method] + ", \"" +
            copy.array + "\", " + copy.where + ");\n}";
   }
-  std::string expectCopyToHost(const BoxCopyInfo &copy) const override {
+  std::string expectCopyToHost(const BoxCopyInfo &banded) const override {
+    BoxCopyInfo copy = banded; // the whole box: its pages are prefaulted
+    copy.bandLower.clear();
+    copy.bandUpper.clear();
     return "{\n" + boxArrays(copy) + "  " + runtime::kCudaExpectBoxToHost +
            "((void *)(" + copy.host + "), sizeof(" + copy.type + "), " +
            boxArguments(copy) + ", " + copy.where + ");\n}";

@@ -46,6 +46,12 @@ struct BoxCopyInfo {
   std::string type;     ///< element type
   std::string array;    ///< the array's name, for profiles
   std::vector<std::string> extents, lower, upper; ///< per dimension
+  /// A banded copy (polyhedral::ElementBox::banded): the rows of the first
+  /// dimension to cut into bands, and per dimension the box of a band, in
+  /// terms of the variables polycuda_band_first and polycuda_band_last.
+  std::string bandFirst, bandLast;
+  std::vector<std::string> bandLower, bandUpper;
+  bool banded() const { return !bandLower.empty(); }
   polyhedral::TransferMethod method = polyhedral::TransferMethod::Auto;
   std::string where;
 };
@@ -189,8 +195,35 @@ inline std::string boxArrays(const BoxCopyInfo &copy) {
   if (copy.extents.empty())
     return text;
   list("polycuda_extent", copy.extents);
-  list("polycuda_lower", copy.lower);
-  list("polycuda_upper", copy.upper);
+  if (!copy.banded()) {
+    list("polycuda_lower", copy.lower);
+    list("polycuda_upper", copy.upper);
+    return text;
+  }
+  // At most kCopyBands bands of `polycuda_rows` consecutive rows each.
+  std::string rank = std::to_string(copy.extents.size());
+  std::string bands = std::to_string(polyhedral::kCopyBands);
+  std::string first = polyhedral::kBandFirst, last = polyhedral::kBandLast;
+  text += "  long long polycuda_lower[" + bands + " * " + rank +
+          "], polycuda_upper[" + bands + " * " + rank + "];\n"
+          "  int polycuda_boxes = 0;\n"
+          "  const long long polycuda_rows_first = (long long)(" +
+          copy.bandFirst + "), polycuda_rows_last = (long long)(" +
+          copy.bandLast + ");\n"
+          "  const long long polycuda_rows = (polycuda_rows_last - "
+          "polycuda_rows_first) / " + bands + " + 1;\n"
+          "  for (long long " + first + " = polycuda_rows_first; " + first +
+          " <= polycuda_rows_last; " + first + " += polycuda_rows) {\n"
+          "    const long long " + last + " = " + first +
+          " + polycuda_rows - 1 < polycuda_rows_last ? " + first +
+          " + polycuda_rows - 1 : polycuda_rows_last;\n";
+  for (size_t d = 0; d < copy.bandLower.size(); ++d) {
+    std::string at = "polycuda_boxes * " + rank + " + " + std::to_string(d);
+    text += "    polycuda_lower[" + at + "] = (long long)(" + copy.bandLower[d] +
+            ");\n    polycuda_upper[" + at + "] = (long long)(" +
+            copy.bandUpper[d] + ");\n";
+  }
+  text += "    ++polycuda_boxes;\n  }\n";
   return text;
 }
 
@@ -200,7 +233,9 @@ inline std::string boxArguments(const BoxCopyInfo &copy) {
     return "0, (const long long *)0, (const long long *)0, "
            "(const long long *)0";
   return std::to_string(copy.extents.size()) +
-         ", polycuda_extent, polycuda_lower, polycuda_upper";
+         (copy.banded() ? ", polycuda_extent, polycuda_boxes, "
+                        : ", polycuda_extent, ") +
+         "polycuda_lower, polycuda_upper";
 }
 
 /// `fpContract`: may the compiler fuse a multiplication and an addition

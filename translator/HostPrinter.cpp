@@ -120,6 +120,16 @@ BoxCopyInfo boxCopy(const GpuProgram &program, const Transfer &t,
     copy.lower.push_back(printParamExpr(scop.context, box.lower[d]));
     copy.upper.push_back(printParamExpr(scop.context, box.upper[d]));
   }
+  if (box.banded()) {
+    copy.bandFirst = printParamExpr(scop.context, *box.bandFirst);
+    copy.bandLast = printParamExpr(scop.context, *box.bandLast);
+    for (unsigned d = 0; d < array.rank(); ++d) {
+      copy.bandLower.push_back(
+          printParamExpr(*box.bandContext, box.bandLower[d]));
+      copy.bandUpper.push_back(
+          printParamExpr(*box.bandContext, box.bandUpper[d]));
+    }
+  }
   return copy;
 }
 

@@ -104,8 +104,10 @@ public:
         toDevice ? copy.device + ", (const void *)(" + copy.host + ")"
                  : "(void *)(" + copy.host + "), " + copy.device;
     return "{\n" + boxArrays(copy) + "  " +
-           (toDevice ? runtime::kCLCopyBoxToDevice
-                     : runtime::kCLCopyBoxToHost) +
+           (copy.banded() ? (toDevice ? runtime::kCLCopyBoxesToDevice
+                                      : runtime::kCLCopyBoxesToHost)
+            : toDevice   ? runtime::kCLCopyBoxToDevice
+                         : runtime::kCLCopyBoxToHost) +
            "(" + programVarHolder + ", " + pointers + ", sizeof(" + copy.type +
            "), " + boxArguments(copy) + ", " + copy.where + ");\n}";
   }

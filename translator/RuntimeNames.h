@@ -18,6 +18,10 @@ inline constexpr const char *kCudaCopyBoxToDevice =
     "polycuda_cuda_copy_box_to_device";
 inline constexpr const char *kCudaCopyBoxToHost =
     "polycuda_cuda_copy_box_to_host";
+inline constexpr const char *kCudaCopyBoxesToDevice =
+    "polycuda_cuda_copy_boxes_to_device";
+inline constexpr const char *kCudaCopyBoxesToHost =
+    "polycuda_cuda_copy_boxes_to_host";
 inline constexpr const char *kCudaExpectBoxToHost =
     "polycuda_cuda_expect_box_to_host";
 inline constexpr const char *kCudaMarkWritten = "polycuda_cuda_mark_written";
@@ -43,6 +47,10 @@ inline constexpr const char *kCLCopyToHost = "polycuda_cl_copy_to_host";
 inline constexpr const char *kCLCopyBoxToDevice =
     "polycuda_cl_copy_box_to_device";
 inline constexpr const char *kCLCopyBoxToHost = "polycuda_cl_copy_box_to_host";
+inline constexpr const char *kCLCopyBoxesToDevice =
+    "polycuda_cl_copy_boxes_to_device";
+inline constexpr const char *kCLCopyBoxesToHost =
+    "polycuda_cl_copy_boxes_to_host";
 inline constexpr const char *kCLLaunch = "polycuda_cl_launch";
 inline constexpr const char *kCLFinish = "polycuda_cl_finish";
 
@@ -54,7 +62,9 @@ inline constexpr const char *kAllNames[] = {
     kCLCopyToHost,   kCLLaunch,     kCLFinish,         kCudaCopyBoxToDevice,
     kCudaCopyBoxToHost, kCudaBeginScop, kCudaEndScop,  kCLCopyBoxToDevice,
     kCLCopyBoxToHost, kCudaPersistentBlocks, kCudaLaunchPersistent,
-    kCudaExpectBoxToHost, kCudaMarkWritten, kCudaCopyToConstant};
+    kCudaExpectBoxToHost, kCudaMarkWritten, kCudaCopyToConstant,
+    kCudaCopyBoxesToDevice, kCudaCopyBoxesToHost, kCLCopyBoxesToDevice,
+    kCLCopyBoxesToHost};
 
 } // namespace polycuda::translator::runtime
 

@@ -4,8 +4,9 @@
 // for deriche (only imgIn is read before it is written), jacobi-2d and
 // heat-3d (the border is read, only the interior written: the copy back
 // widened to whole rows), gemm, lu (row 0 is never
-// written) and inputs/interior.c (arrays written only inside a border, or
-// in full before they are read). Boxes are compared as isl sets under the
+// written), syrk (C's triangle copied in bands of rows) and
+// inputs/interior.c (arrays written only inside a border, or in full
+// before they are read). Boxes are compared as isl sets under the
 // scop's context.
 //
 //===----------------------------------------------------------------------===//
@@ -169,6 +170,55 @@ TEST_F(TransfersTest, GemmCopiesCBothWaysAndAAndBIn) {
       expected("[ni, nj, nk] -> { C[i, j] : 0 <= i < ni and 0 <= j < nj }"),
       elements("C", transfer("C")->out));
   EXPECT_EQ("read before it is written (live-in)", transfer("A")->inReason);
+}
+
+TEST_F(TransfersTest, SyrkCopiesTheTriangleOfCInBandsOfRows) {
+  translate("syrk.c");
+  const polyhedral::Transfer *c = transfer("C");
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(c->in.banded());
+  ASSERT_TRUE(c->out.banded());
+  // A band of rows [bf, bl] writes C[i][0..i] for its rows: its box is
+  // rows bf..bl, columns 0..bl, both ways (the part above the diagonal
+  // goes in so that its host values come back).
+  const std::string band = "[n, m, polycuda_band_first, polycuda_band_last] "
+                           "-> { C[i, j] : ";
+  const std::string rows = "0 <= polycuda_band_first <= polycuda_band_last < n";
+  for (const polyhedral::ElementBox *box : {&c->in, &c->out}) {
+    isl::space space = isl::set(ctx(), band + "0 = 0 }").get_space();
+    isl::set set = isl::set::universe(space)
+                       .intersect_params(*box->bandContext)
+                       .intersect(isl::set(ctx(), band + rows + " }"));
+    for (size_t d = 0; d < box->bandLower.size(); ++d) {
+      isl::pw_aff index = polyhedral::variableOn(space, d);
+      set = set.intersect(index.ge_set(
+                              polyhedral::liftToSpace(box->bandLower[d], space)))
+                .intersect(index.le_set(
+                    polyhedral::liftToSpace(box->bandUpper[d], space)));
+    }
+    EXPECT_ISL_EQ(isl::set(ctx(), band + rows +
+                                      " and polycuda_band_first <= i <= "
+                                      "polycuda_band_last and 0 <= j <= "
+                                      "polycuda_band_last }")
+                      .intersect_params(*box->bandContext),
+                  set);
+  }
+  EXPECT_NE(std::string::npos, c->outReason.find("bands of rows"));
+  // A's box is the rectangle it reads: no bands.
+  ASSERT_TRUE(transfer("A"));
+  EXPECT_FALSE(transfer("A")->in.banded());
+  at("polycuda_cuda_copy_boxes_to_device(dev_C");
+  at("polycuda_cuda_copy_boxes_to_host((void *)(C), dev_C");
+  at("polycuda_cuda_copy_box_to_device(dev_A");
+}
+
+TEST_F(TransfersTest, GemmCopiesRectanglesWithoutBands) {
+  translate("gemm.c");
+  for (const polyhedral::Transfer &t :
+       translation.regions.front().program.transfers) {
+    EXPECT_FALSE(t.in.banded()) << scop().arrays[t.array].name;
+    EXPECT_FALSE(t.out.banded()) << scop().arrays[t.array].name;
+  }
 }
 
 TEST_F(TransfersTest, LuNeverCopiesBackRowZero) {
