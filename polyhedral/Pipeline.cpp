@@ -218,7 +218,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
   runStage("transfers", scop.loc, options,
            [&] {
              computeTransfers(program, options.transfers,
-                              options.exactTransfers);
+                              options.exactTransfers, options.copyBands);
            });
   unsigned whole = 0;
   for (const Transfer &transfer : program.transfers)

@@ -65,6 +65,8 @@ struct PipelineOptions {
   /// Exact copy sets (Transfers.h); without, every array is copied over
   /// the box of all it accesses, both ways.
   bool exactTransfers = true;
+  /// Triangles' copies in bands of rows (`--copy-bands`, Transfers.h).
+  bool copyBands = true;
   /// Privatization (`--expansion`, ScalarExpansion.h): scalars and
   /// temporary arrays whose values never cross an iteration of the loops
   /// around them get a copy per iteration; without, their reuse keeps

@@ -127,7 +127,7 @@ void widenOutBox(Transfer &transfer, const Array &array,
 } // namespace
 
 void computeTransfers(GpuProgram &program, TransferMethod method,
-                      bool exact) {
+                      bool exact, bool bands) {
   const Scop &scop = *program.scop;
   const isl::set &context = scop.context;
   isl::union_set accessed =
@@ -175,8 +175,9 @@ void computeTransfers(GpuProgram &program, TransferMethod method,
       OperationLimit limit(scop.ctx, kExactTransferOperations);
       exactBoxes(transfer, array, space, context, writes,
                  mustWritten.extract_set(space), liveIn.extract_set(space));
-      bandBoxes(transfer, array, space, context, writes,
-                mustWritten.extract_set(space), liveIn.extract_set(space));
+      if (bands)
+        bandBoxes(transfer, array, space, context, writes,
+                  mustWritten.extract_set(space), liveIn.extract_set(space));
       if (!transfer.out.banded())
         widenOutBox(transfer, array, space, context);
     } catch (const isl::exception &) {

@@ -17,10 +17,12 @@ namespace polycuda::polyhedral {
 /// Fills `program.transfers`, one per array that lives in device memory
 /// (not those promoted to registers, MemoryPromotion.h). Every transfer
 /// gets `method`. Without `exact`, every array is copied over the box of
-/// all it accesses, both ways (always right, and cheap).
+/// all it accesses, both ways (always right, and cheap). With `bands`,
+/// the exact copies of an array whose box follows its rows (a triangle)
+/// are cut into bands of rows (ElementBox::bandLower).
 void computeTransfers(GpuProgram &program,
                       TransferMethod method = TransferMethod::Auto,
-                      bool exact = true);
+                      bool exact = true, bool bands = true);
 
 /// "auto", "plain", "staged" or "registered".
 const char *transferMethodName(TransferMethod method);

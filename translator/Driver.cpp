@@ -285,6 +285,12 @@ struct Options {
                "w), so those loops can run in parallel; off: their reuse "
                "keeps the loops sequential"),
       cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
+  cl::opt<std::string> copyBands{
+      "copy-bands",
+      cl::desc("on (default): an array whose copied elements form a "
+               "triangle (syrk's C) is copied in at most 16 bands of rows, "
+               "each the box of its own elements; off: the box of all"),
+      cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
   cl::opt<std::string> hostScalars{
       "host-scalars",
       cl::desc("on (default): statements outside every loop that access "
@@ -680,6 +686,7 @@ bool pipelineOptions(const Options &options,
   }
   if (!onOff(options.reductions, pipeline.mapping.reductions) ||
       !onOff(options.expansion, pipeline.expansion) ||
+      !onOff(options.copyBands, pipeline.copyBands) ||
       !onOff(options.hostScalars, pipeline.mapping.hostScalars))
     return false;
   pipeline.sharedNeighbourhoodMin =
