@@ -476,16 +476,26 @@ void polycuda_cl_copy_box_to_host(polycuda_cl_program *p, void *host,
           lower, upper, where);
 }
 
+/* The `count` boxes whose bounds are lower[b * rank + d], upper[...]. */
+static void copyBoxes(polycuda_cl_program *p, int toDevice, cl_mem buffer,
+                      char *host, size_t elementSize, int rank,
+                      const long long *extents, int count,
+                      const long long *lower, const long long *upper,
+                      const char *where) {
+  int b;
+  for (b = 0; b < count; ++b)
+    copyBox(p, toDevice, buffer, host, elementSize, rank, extents,
+            lower + (size_t)b * rank, upper + (size_t)b * rank, where);
+}
+
 void polycuda_cl_copy_boxes_to_device(polycuda_cl_program *p, void *buffer,
                                       const void *host, size_t element_size,
                                       int rank, const long long *extents,
                                       int count, const long long *lower,
                                       const long long *upper,
                                       const char *where) {
-  int b;
-  for (b = 0; b < count; ++b)
-    copyBox(p, 1, (cl_mem)buffer, (char *)host, element_size, rank, extents,
-            lower + (size_t)b * rank, upper + (size_t)b * rank, where);
+  copyBoxes(p, 1, (cl_mem)buffer, (char *)host, element_size, rank, extents,
+            count, lower, upper, where);
 }
 
 void polycuda_cl_copy_boxes_to_host(polycuda_cl_program *p, void *host,
@@ -494,10 +504,8 @@ void polycuda_cl_copy_boxes_to_host(polycuda_cl_program *p, void *host,
                                     int count, const long long *lower,
                                     const long long *upper,
                                     const char *where) {
-  int b;
-  for (b = 0; b < count; ++b)
-    copyBox(p, 0, (cl_mem)buffer, (char *)host, element_size, rank, extents,
-            lower + (size_t)b * rank, upper + (size_t)b * rank, where);
+  copyBoxes(p, 0, (cl_mem)buffer, (char *)host, element_size, rank, extents,
+            count, lower, upper, where);
 }
 
 static cl_kernel getKernel(polycuda_cl_program *p, const char *kernelName,
