@@ -421,13 +421,13 @@ struct ElementBox {
   std::vector<isl::pw_aff> upper;
   /// Bands (empty unless the box holds far more than the elements to copy,
   /// a triangle): the copy is cut into at most kCopyBands bands of
-  /// consecutive indices of the first dimension, from `bandFirst` to
-  /// `bandLast`, and each band copies only the box of its own elements:
-  /// per dimension `bandLower`/`bandUpper`, functions of the parameters of
-  /// `bandContext`, the scop's and kBandFirst, kBandLast (the band's first
-  /// and last index of dimension 0).
+  /// consecutive indices of the first dimension of the transfer's
+  /// `allocated` box (the same bands both ways), and each band copies only
+  /// the box of its own elements: per dimension `bandLower`/`bandUpper`,
+  /// functions of the parameters of `bandContext`, the scop's and
+  /// kBandFirst, kBandLast (the band's first and last index of dimension
+  /// 0).
   std::vector<isl::pw_aff> bandLower, bandUpper;
-  std::optional<isl::pw_aff> bandFirst, bandLast;
   std::optional<isl::set> bandContext;
   bool banded() const { return !bandLower.empty(); }
 };

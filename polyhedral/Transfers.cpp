@@ -238,9 +238,7 @@ isl::set withBandParameters(const isl::set &set) {
 /// Whether `pa`, where `some` holds, is a function of kBandFirst or
 /// kBandLast with a coefficient (not only piecewise on them).
 bool growsWithBand(const isl::pw_aff &pa, const isl::set &some) {
-  struct Found {
-    bool grows = false;
-  } found;
+  bool grows = false;
   isl::pw_aff within = pa.intersect_params(some);
   isl_pw_aff_foreach_piece(
       within.get(),
@@ -248,14 +246,14 @@ bool growsWithBand(const isl::pw_aff &pa, const isl::set &some) {
         for (const char *name : {kBandFirst, kBandLast}) {
           int pos = isl_aff_find_dim_by_name(aff, isl_dim_param, name);
           if (pos >= 0 && isl_aff_involves_dims(aff, isl_dim_param, pos, 1))
-            static_cast<Found *>(user)->grows = true;
+            *static_cast<bool *>(user) = true;
         }
         isl_set_free(set);
         isl_aff_free(aff);
         return isl_stat_ok;
       },
-      &found);
-  return found.grows;
+      &grows);
+  return grows;
 }
 
 /// Whether the box of a band of rows, `band` (where `elements`, the band's
@@ -309,8 +307,6 @@ void bandBoxes(Transfer &transfer, const Array &array, const isl::space &space,
   auto setBands = [&](ElementBox &box, const ElementBox &bands) {
     box.bandLower = bands.lower;
     box.bandUpper = bands.upper;
-    box.bandFirst = transfer.allocated.lower[0];
-    box.bandLast = transfer.allocated.upper[0];
     box.bandContext = bandContext;
   };
   if (transfer.toDevice) {

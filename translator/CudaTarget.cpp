@@ -74,10 +74,7 @@ public:
            boxArguments(copy) + ", " + methods[(int)copy.method] + ", \"" +
            copy.array + "\", " + copy.where + ");\n}";
   }
-  std::string expectCopyToHost(const BoxCopyInfo &banded) const override {
-    BoxCopyInfo copy = banded; // the whole box: its pages are prefaulted
-    copy.bandLower.clear();
-    copy.bandUpper.clear();
+  std::string expectCopyToHost(const BoxCopyInfo &copy) const override {
     return "{\n" + boxArrays(copy) + "  " + runtime::kCudaExpectBoxToHost +
            "((void *)(" + copy.host + "), sizeof(" + copy.type + "), " +
            boxArguments(copy) + ", " + copy.where + ");\n}";

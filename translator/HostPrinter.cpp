@@ -121,8 +121,8 @@ BoxCopyInfo boxCopy(const GpuProgram &program, const Transfer &t,
     copy.upper.push_back(printParamExpr(scop.context, box.upper[d]));
   }
   if (box.banded()) {
-    copy.bandFirst = printParamExpr(scop.context, *box.bandFirst);
-    copy.bandLast = printParamExpr(scop.context, *box.bandLast);
+    copy.bandFirst = printParamExpr(scop.context, t.allocated.lower[0]);
+    copy.bandLast = printParamExpr(scop.context, t.allocated.upper[0]);
     for (unsigned d = 0; d < array.rank(); ++d) {
       copy.bandLower.push_back(
           printParamExpr(*box.bandContext, box.bandLower[d]));
@@ -342,8 +342,10 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
   for (const Transfer &t : program.transfers) {
     if (!t.toHost || scop.arrays[t.array].rank() == 0)
       continue;
+    // The whole box, bands or not: its pages are prefaulted.
+    ElementBox whole{t.out.lower, t.out.upper};
     std::string expect =
-        target.expectCopyToHost(boxCopy(program, t, t.out, launcher, where));
+        target.expectCopyToHost(boxCopy(program, t, whole, launcher, where));
     if (!expect.empty())
       os << indentLines(expect) << "\n";
   }
