@@ -190,6 +190,11 @@ struct SharedTile {
   /// Staged without reuse: its references are uncoalesced in global memory
   /// and the block's copy is not (`--stage-uncoalesced`).
   bool forCoalescing = false;
+  /// A scalar argument (Scop::scalarArgs) of the array's type that every
+  /// reference multiplies (`alpha * A[i][k]`): the tile holds the products,
+  /// computed once per element by the copy rather than once per use, and
+  /// the references stand for them. Empty when the tile holds the values.
+  std::string scale;
 };
 
 /// One kernel: the instances below one band (or one subtree without
@@ -256,6 +261,10 @@ struct Kernel {
   /// neighbourhoods overlap, so that the compiler loads an element they
   /// share once (not jammed; MemoryPromotion.h).
   bool blockedPoints = false;
+  /// With a jammed register tile: the blocks per SM the kernel is compiled
+  /// for (CUDA's `__launch_bounds__`), which caps its registers a thread;
+  /// 0 for no bound (MemoryPromotion.cpp, boundRegisters).
+  unsigned minBlocksPerSm = 0;
   /// With blockedPoints: the arrays whose neighbourhoods the points read
   /// (staged in shared memory once per block, SharedMemory.h).
   std::vector<unsigned> neighbourhoods;

@@ -547,6 +547,39 @@ unrollBlockedPoints(const isl::schedule &tree, const GpuProgram &program,
       isl::union_map::from(tilePoints).intersect_domain(domain));
 }
 
+/// Registers of one SM (every GPU since sm_50), and the registers a
+/// thread of a jammed register tile may use so that two blocks of 256
+/// threads fit on one SM.
+constexpr unsigned kRegistersPerSm = 65536;
+constexpr unsigned kJammedRegisters = 128;
+
+/// Has the compiler keep a jammed register tile's kernel within
+/// kJammedRegisters a thread (Kernel::minBlocksPerSm), where its
+/// accumulators take at most half of them. Measured on the H200 (gemm at
+/// 4096, bench/results/gemm_hoisted_h200_*): with the full tile's test out
+/// of its loop and that loop unrolled by 4 (the kernel printer), ptxas
+/// gives the fp64 kernel 162 registers, one block per SM, and it ran 1.23x
+/// slower than before that change; bounded, 128 and no spills, 0.82x the
+/// time. fp32 (8 x 8 points) ran about as fast with the bound as without.
+void boundRegisters(const Scop &scop, Kernel &kernel) {
+  unsigned threads = 1;
+  for (unsigned size : kernel.blockSize)
+    threads *= size;
+  unsigned words = 0;
+  for (const RegisterAccumulator &acc : kernel.accumulators)
+    words += acc.slots *
+             std::max(1u, elementBytes(scop.arrays[acc.array].type) / 4);
+  unsigned blocks = kRegistersPerSm / (kJammedRegisters * threads);
+  if (blocks == 0 || words > kJammedRegisters / 2)
+    return;
+  kernel.minBlocksPerSm = blocks;
+  kernel.registerTileReason +=
+      "; on CUDA compiled for " + std::to_string(blocks) +
+      " blocks per SM (at most " +
+      std::to_string(kJammedRegisters) + " registers a thread, " +
+      std::to_string(words) + " of them accumulators)";
+}
+
 } // namespace
 
 void promoteAccumulators(GpuProgram &program) {
@@ -568,6 +601,7 @@ void promoteAccumulators(GpuProgram &program) {
     for (int i = 0; i < 5; ++i)
       filter = filter.child(0);
     std::optional<isl::union_map> points;
+    bool isJammed = false;
     isl::schedule_node root = tree.get_root();
     // (A privatized scalar in a register would be shared by the points
     // of a jammed tile; GpuMapping does not register tile such kernels.)
@@ -581,6 +615,7 @@ void promoteAccumulators(GpuProgram &program) {
       if (auto jammed = jamRegisterTile(tree, kernel)) {
         root = jammed->first;
         points = jammed->second;
+        isJammed = true;
       } else
         kernel.registerTileReason += "; not unrolled: the thread's band "
                                      "is not its mapped loops and one more";
@@ -592,6 +627,8 @@ void promoteAccumulators(GpuProgram &program) {
         finder.visit(root, AccumulatorFinder::Level::Block);
     if (!kernel.accumulators.empty() || points)
       kernel.deviceTree = node.get_schedule();
+    if (isJammed)
+      boundRegisters(*program.scop, kernel);
   }
 }
 

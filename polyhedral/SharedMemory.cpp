@@ -29,7 +29,9 @@
 #include "IslExtras.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -438,6 +440,49 @@ private:
     return "";
   }
 
+  /// The scalar argument every reference of `shared` (read-only) is
+  /// multiplied by, as the operand of a product (SharedTile::scale), when
+  /// there is one and it has the array's type: then the product rounds the
+  /// same wherever it is computed. Empty otherwise.
+  std::string commonScale(const SharedTile &shared) const {
+    ElemType type = scop.arrays[shared.array].type;
+    if (type != ElemType::Double && type != ElemType::Float)
+      return "";
+    std::optional<std::string> scale;
+    bool valid = !shared.references.empty();
+    // Whether each node that is one of the references has a product with a
+    // scalar argument as its parent.
+    std::function<void(const Expr &, const Expr *, unsigned)> visit =
+        [&](const Expr &e, const Expr *parent, unsigned access) {
+          if (e.kind == Expr::Kind::ArrayRef && e.access == int(access)) {
+            const Expr *other = nullptr;
+            if (parent && parent->kind == Expr::Kind::Binary &&
+                parent->op == "*")
+              other = parent->args[0].get() == &e ? parent->args[1].get()
+                                                   : parent->args[0].get();
+            std::string name;
+            if (other && other->kind == Expr::Kind::Param)
+              for (const auto &[arg, argType] : scop.scalarArgs)
+                if (arg == other->name && argType == type)
+                  name = arg;
+            if (name.empty() || (scale && *scale != name))
+              valid = false;
+            scale = name;
+          }
+          for (const ExprPtr &arg : e.args)
+            if (arg)
+              visit(*arg, &e, access);
+        };
+    for (const auto &[s, access] : shared.references) {
+      const Statement &stmt = scop.statements[s];
+      if (!stmt.lhs || !stmt.rhs)
+        return ""; // (a model built without bodies)
+      visit(*stmt.lhs, nullptr, access);
+      visit(*stmt.rhs, nullptr, access);
+    }
+    return valid && scale ? *scale : "";
+  }
+
   /// Steps of `a`'s references along threadIdx.x, and of the copy
   /// (consecutive threads, consecutive elements of the last dimension).
   std::vector<ThreadStep> threadSteps(unsigned a, SharedTile &shared) {
@@ -551,6 +596,7 @@ private:
               .intersect_domain(tiles) // where the offsets are set
               .intersect_range(threadShare(tuple, scop.arrays[a].rank())),
           "polycuda_copy_" + std::to_string(index)));
+      shared.scale = commonScale(shared);
       kernel.sharedTiles.push_back(shared);
     }
     if (kernel.sharedTiles.empty()) {

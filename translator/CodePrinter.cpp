@@ -2,6 +2,7 @@
 #include "CodePrinter.h"
 
 #include "Check.h"
+#include "GpuProgram.h"
 #include "IslExtras.h"
 
 #include <cctype>
@@ -258,6 +259,7 @@ struct BodyPrinter {
   const std::function<std::string(const std::string &)> &mathName;
   const ProductPrinter &product;
   const ReferenceOverride &reference;
+  const ScaledReference &scaled;
 
   std::string operand(const Expr &e, int parentPrec, bool right) {
     std::string text = print(e);
@@ -303,6 +305,14 @@ struct BodyPrinter {
       return std::string("(") + polyhedral::spell(e.castType) + ")" +
              operand(*e.args[0], 14, false);
     case Expr::Kind::Binary: {
+      if (e.op == "*" && scaled)
+        for (int side = 0; side < 2; ++side) {
+          const Expr &ref = *e.args[side], &other = *e.args[1 - side];
+          if (ref.kind == Expr::Kind::ArrayRef &&
+              other.kind == Expr::Kind::Param &&
+              scaled(stmt, ref.access, other.name))
+            return print(ref);
+        }
       if (e.op == "*" && product) {
         polyhedral::ElemType type = typeOf(scop, stmt, e);
         std::string fn = isFloating(type) ? product(type) : "";
@@ -376,9 +386,10 @@ std::string printStatement(
     const std::map<std::string, std::string> &iterators,
     const ArrayRefPrinter &arrayRef,
     const std::function<std::string(const std::string &)> &mathName,
-    const ProductPrinter &product, const ReferenceOverride &reference) {
-  BodyPrinter printer{scop,     stmt,    iterators, arrayRef,
-                      mathName, product, reference};
+    const ProductPrinter &product, const ReferenceOverride &reference,
+    const ScaledReference &scaled) {
+  BodyPrinter printer{scop,    stmt,      iterators, arrayRef, mathName,
+                      product, reference, scaled};
   return printer.print(*stmt.lhs) + " " + stmt.op + " " +
          printer.print(*stmt.rhs) + ";";
 }
@@ -388,7 +399,7 @@ void printUserStatement(
     const ArrayRefPrinter &arrayRef,
     const std::function<std::string(const std::string &)> &mathName,
     int indent, std::ostream &os, const ProductPrinter &product,
-    const ReferenceOverride &reference) {
+    const ReferenceOverride &reference, const ScaledReference &scaled) {
   std::string name = callName(call);
   const polyhedral::Statement *stmt = scop.findStatement(name);
   POLYCUDA_CHECK(stmt) << "unknown statement " << name;
@@ -398,13 +409,14 @@ void printUserStatement(
     iterators[stmt->iterators[i]] = printExpr(args[i]);
   os << indentBy(indent)
      << printStatement(scop, *stmt, iterators, arrayRef, mathName, product,
-                       reference)
+                       reference, scaled)
      << "\n";
 }
 
 void AstPrinter::printUnrolled(const isl::ast_node &node,
                                const std::vector<long> &extents, int indent,
                                std::ostream &os) const {
+  FullSplit *hoisted = std::exchange(split, nullptr);
   std::vector<long> outer = unrollExtents;
   unrollExtents = extents;
   std::vector<std::pair<std::string, long>> around = unrolled;
@@ -418,13 +430,22 @@ void AstPrinter::printUnrolled(const isl::ast_node &node,
   unrollFull = true;
   fullPossible = true;
   fullConditions.clear();
-  print(node, indent + 1, full);
+  // (Hoisted out of the loop around, both versions are that loop's body.)
+  print(node, hoisted ? indent : indent + 1, full);
   unrollFull = false;
   unrolled.clear();
   if (fullPossible && !fullConditions.empty()) {
     std::string all;
     for (const std::string &c : fullConditions)
       all += (all.empty() ? "" : " && ") + c;
+    if (hoisted) {
+      std::ostringstream partial;
+      print(node, indent, partial);
+      *hoisted = {true, all, full.str(), partial.str()};
+      unrollExtents = outer;
+      unrolled = around;
+      return;
+    }
     os << indentBy(indent) << "if (" << all << ") {\n"
        << full.str() << indentBy(indent) << "} else {\n";
     print(node, indent + 1, os);
@@ -523,6 +544,7 @@ std::optional<long> unrolledBodies(const isl::ast_node &node) {
 
 void AstPrinter::printFor(const isl::ast_node &node, int indent,
                           std::ostream &os) const {
+  split = nullptr;
   isl::ast_node_for loop = node.as<isl::ast_node_for>();
   std::string name = printExpr(loop.iterator());
   isl::ast_expr init = loop.init();
@@ -584,15 +606,41 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   }
   isl::ast_expr cond = loop.cond();
   isl::ast_expr inc = loop.inc();
+  std::string head = "for (" + std::string(kIndexType) + " " + name + " = " +
+                     printExpr(init) + "; " + printBare(cond) + "; " + name +
+                     " += " + printExpr(inc) + ") {\n";
+  if (body.isa<isl::ast_node_mark>() &&
+      body.as<isl::ast_node_mark>().id().name().rfind(polyhedral::kUnrollMark,
+                                                      0) == 0) {
+    // A register tile's points as the whole body (a jammed loop, such as
+    // gemm's k): the test of a full tile does not change along the loop,
+    // so it goes around it, and the full tile's loop, free of guards, is
+    // partly unrolled (each step's loads then overlap the last's
+    // arithmetic).
+    FullSplit hoisted;
+    split = &hoisted;
+    std::ostringstream probe;
+    print(body, indent + 2, probe);
+    split = nullptr;
+    if (hoisted.taken && !mentions(hoisted.condition, name)) {
+      os << indentBy(indent) << "if (" << hoisted.condition << ") {\n";
+      if (!unrollPragma.empty())
+        os << unrollPragma << " " << kHoistedUnroll << "\n";
+      os << indentBy(indent + 1) << head << hoisted.full
+         << indentBy(indent + 1) << "}\n"
+         << indentBy(indent) << "} else {\n"
+         << indentBy(indent + 1) << head << hoisted.partial
+         << indentBy(indent + 1) << "}\n"
+         << indentBy(indent) << "}\n";
+      return;
+    }
+  }
   if (!unrollPragma.empty()) {
     std::optional<long> bodies = unrolledBodies(node);
     if (bodies && *bodies <= kUnrollBodies)
       os << unrollPragma << "\n";
   }
-  os << indentBy(indent) << "for (" << kIndexType << " " << name << " = "
-     << printExpr(init)
-     << "; " << printBare(cond) << "; " << name << " += " << printExpr(inc)
-     << ") {\n";
+  os << indentBy(indent) << head;
   print(body, indent + 1, os);
   os << indentBy(indent) << "}\n";
 }
@@ -610,6 +658,7 @@ void AstPrinter::printIf(const isl::ast_node_if &node, int indent,
 
 void AstPrinter::print(const isl::ast_node &node, int indent,
                        std::ostream &os) const {
+  FullSplit *pending = std::exchange(split, nullptr);
   if (node.isa<isl::ast_node_for>()) {
     printFor(node, indent, os);
   } else if (node.isa<isl::ast_node_if>()) {
@@ -623,7 +672,10 @@ void AstPrinter::print(const isl::ast_node &node, int indent,
   } else if (node.isa<isl::ast_node_mark>()) {
     isl::ast_node_mark markNode = node.as<isl::ast_node_mark>();
     isl::ast_node child = markNode.node();
-    if (!mark || !mark(markNode.id().name(), child, indent, os))
+    split = pending; // for printUnrolled, which a mark's printer calls first
+    bool printed = mark && mark(markNode.id().name(), child, indent, os);
+    split = nullptr;
+    if (!printed)
       print(child, indent, os);
   } else {
     POLYCUDA_CHECK(false) << "unexpected isl AST node";

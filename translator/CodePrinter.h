@@ -55,6 +55,13 @@ using ReferenceOverride = std::function<std::string(
     const polyhedral::Statement &stmt, unsigned access,
     const std::vector<std::string> &subscripts)>;
 
+/// Whether reference `access` of `stmt` already holds its product with the
+/// scalar argument `scalar` (a shared tile of products, SharedTile::scale):
+/// `scalar * reference` then prints as the reference alone.
+using ScaledReference = std::function<bool(const polyhedral::Statement &stmt,
+                                           unsigned access,
+                                           const std::string &scalar)>;
+
 /// Prints `stmt` as `lhs op rhs;` where each iterator is replaced by the
 /// expression in `iterators` (keyed by isl iterator name).
 std::string printStatement(const polyhedral::Scop &scop,
@@ -64,7 +71,8 @@ std::string printStatement(const polyhedral::Scop &scop,
                            const std::function<std::string(const std::string &)>
                                &mathName,
                            const ProductPrinter &product = nullptr,
-                           const ReferenceOverride &reference = nullptr);
+                           const ReferenceOverride &reference = nullptr,
+                           const ScaledReference &scaled = nullptr);
 
 /// The C type of `e` in `stmt` (the usual arithmetic conversions; math
 /// calls are double unless spelled with the f suffix).
@@ -80,13 +88,19 @@ void printUserStatement(const polyhedral::Scop &scop, const isl::ast_expr &call,
                             &mathName,
                         int indent, std::ostream &os,
                         const ProductPrinter &product = nullptr,
-                        const ReferenceOverride &reference = nullptr);
+                        const ReferenceOverride &reference = nullptr,
+                        const ScaledReference &scaled = nullptr);
 
 /// Loops of at most kUnrollTrip iterations, known at translation time, whose
 /// bodies unrolled (with the loops inside) are at most kUnrollBodies
 /// statements, get the target's unroll pragma (AstPrinter).
 inline constexpr long kUnrollTrip = 16;
 inline constexpr long kUnrollBodies = 128;
+/// The unroll factor asked for a loop whose body is a full register tile
+/// (printFor). Measured on the H200 (bench/results/gemm_hoisted_h200_*),
+/// kernel time of gemm fp64 at 4096: 8.61 ms with 4, 8.88 with 8, 8.99
+/// with 2, 9.33 with 1; fp32 4.81 with 4 and with 8, 5.05 with 1.
+inline constexpr long kHoistedUnroll = 4;
 
 /// The statements that `node` unrolled would print: its loops' iterations
 /// known at translation time and at most kUnrollTrip each; nothing
@@ -135,6 +149,15 @@ private:
   /// every unrolled loop runs): the conditions for that, and whether the
   /// loops allow such a version.
   mutable bool unrollFull = false;
+  /// The two versions of an unrolled node (printUnrolled) whose full
+  /// tile's test printFor puts around the loop that holds it.
+  struct FullSplit {
+    bool taken = false;
+    std::string condition, full, partial;
+  };
+  /// Set by printFor for the unroll mark that is its loop's body, taken
+  /// (and cleared) by the next print, printFor or printUnrolled.
+  mutable FullSplit *split = nullptr;
   mutable bool fullPossible = true;
   mutable std::set<std::string> fullConditions;
 

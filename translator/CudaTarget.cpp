@@ -17,6 +17,15 @@ public:
                "__host__ __device__ static inline __attribute__((unused))");
   }
   std::string kernelQualifier() const override { return "__global__ void"; }
+  std::string launchBounds(const polyhedral::Kernel &kernel) const override {
+    if (kernel.minBlocksPerSm == 0)
+      return "";
+    unsigned threads = 1;
+    for (unsigned size : kernel.blockSize)
+      threads *= size;
+    return " __launch_bounds__(" + std::to_string(threads) + ", " +
+           std::to_string(kernel.minBlocksPerSm) + ")";
+  }
   std::string pointerQualifier() const override { return ""; }
   std::string restrictQualifier() const override { return "__restrict__"; }
   std::string blockIndex(unsigned dim) const override {

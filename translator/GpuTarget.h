@@ -64,6 +64,11 @@ public:
   virtual std::string fileHeader() const = 0;
   /// `__global__ void` or `__kernel void`.
   virtual std::string kernelQualifier() const = 0;
+  /// What follows the qualifier of `kernel`'s function: CUDA's launch
+  /// bounds where the kernel asks for some (Kernel::minBlocksPerSm).
+  virtual std::string launchBounds(const polyhedral::Kernel &) const {
+    return "";
+  }
   /// Qualifier of array pointer parameters of kernels.
   virtual std::string pointerQualifier() const = 0;
   /// The spelling of `restrict` after a pointer's `*`.

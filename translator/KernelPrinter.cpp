@@ -168,9 +168,18 @@ bool printSharedCopy(const Scop &scop, const Kernel &kernel,
   if (writeback)
     os << indentBy(indent) << arrayRef(scop.arrays[tile.array], subscripts)
        << " = " << sharedElement(tile, subscripts) << ";\n";
-  else
+  else if (tile.scale.empty())
     os << indentBy(indent) << sharedElement(tile, subscripts) << " = "
        << arrayRef(scop.arrays[tile.array], subscripts) << ";\n";
+  else {
+    // The products the references stand for, rounded as they would be.
+    std::string element = arrayRef(scop.arrays[tile.array], subscripts);
+    std::string fn = target.exactProduct(scop.arrays[tile.array].type);
+    os << indentBy(indent) << sharedElement(tile, subscripts) << " = "
+       << (fn.empty() ? tile.scale + " * " + element
+                      : fn + "(" + tile.scale + ", " + element + ")")
+       << ";\n";
+  }
   return true;
 }
 
@@ -389,6 +398,16 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
           return sharedElement(tile, subscripts);
     return "";
   };
+  ScaledReference scaled = [&](const Statement &stmt, unsigned access,
+                               const std::string &scalar) {
+    std::pair<unsigned, unsigned> ref(&stmt - scop.statements.data(), access);
+    for (const SharedTile &tile : kernel.sharedTiles)
+      if (tile.scale == scalar &&
+          std::find(tile.references.begin(), tile.references.end(), ref) !=
+              tile.references.end())
+        return true;
+    return false;
+  };
   const AstPrinter *self = nullptr;
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
@@ -409,7 +428,7 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
             [&](polyhedral::ElemType type) {
               return target.exactProduct(type);
             },
-            promoted);
+            promoted, scaled);
       },
       [&](const std::string &mark, const isl::ast_node &child, int indent,
           std::ostream &out) {
@@ -432,7 +451,8 @@ std::string printKernel(const GpuProgram &program, const Kernel &kernel,
                         unsigned region, const GpuTarget &target) {
   const Scop &scop = *program.scop;
   std::ostringstream os;
-  os << target.kernelQualifier() << " " << kernelName(scop, region, kernel)
+  os << target.kernelQualifier() << target.launchBounds(kernel) << " "
+     << kernelName(scop, region, kernel)
      << "(";
   auto params = kernelParameters(program, kernel, target);
   for (size_t i = 0; i < params.size(); ++i)

@@ -221,7 +221,12 @@ std::string promotionReason(const polyhedral::KernelFact &kernel,
          "into a shared " + boxText(tile.sizes) + " tile with rows padded by " +
          std::to_string(tile.padding) + " (bank conflict degree " +
          std::to_string(tile.conflicts) + " over its references, " +
-         std::to_string(tile.conflictsUnpadded) + " unpadded)";
+         std::to_string(tile.conflictsUnpadded) + " unpadded)" +
+         (tile.scale.empty()
+              ? std::string()
+              : "; the tile holds each element times " + tile.scale +
+                    ", the product every reference takes (computed once per "
+                    "element, rounded the same)");
 }
 
 std::string referenceReason(const Scop &scop, const Statement &stmt,
@@ -729,7 +734,9 @@ private:
           {"padding", (int64_t)tile.padding},
           {"bank_conflicts", (int64_t)tile.conflicts},
           {"bank_conflicts_unpadded", (int64_t)tile.conflictsUnpadded},
-          {"references", (int64_t)tile.references.size()}});
+          {"references", (int64_t)tile.references.size()},
+          {"scale", tile.scale.empty() ? json::Value(nullptr)
+                                       : json::Value(tile.scale)}});
     }
     json::Value loop = nullptr, size = nullptr;
     if (!kernel.sharedLoop.empty()) {

@@ -3,7 +3,9 @@
 // gemm through translate() with register tiles (--register-tile=2x2): the
 // accumulator is an array of one register per point, every index into it
 // is built from constants (the printer unrolls the points' loops, so nvcc
-// keeps the array in registers), and the same holds for OpenCL.
+// keeps the array in registers), and the same holds for OpenCL; the test
+// of a full tile goes around the loop over k, which CUDA bounds in
+// registers and partly unrolls; A's shared tile holds alpha * A.
 //
 //===----------------------------------------------------------------------===//
 #include "Translation.h"
@@ -101,6 +103,72 @@ TEST_F(RegisterTilePrinterTest, GridCountsTilesNotBlocksOfThreads) {
   EXPECT_CONTAINS(out, "polycuda_grid_0 = (((n - 1) / 16) + 1);");
   EXPECT_CONTAINS(out, "polycuda_grid_1 = (((n - 1) / 64) + 1);");
   EXPECT_CONTAINS(out, "dim3 polycuda_block(32, 8, 1);");
+}
+
+TEST_F(RegisterTilePrinterTest, FullTileTestIsOutsideThePartlyUnrolledLoop) {
+  // The loop over k holds only the points: whether the tile is full does
+  // not change along it, so the test goes around two copies of the loop,
+  // the first (no guards) partly unrolled on CUDA.
+  translator::Translation result = translate("cuda");
+  const std::string &out = result.text;
+  std::regex hoisted(R"(\n( *)if \((.*)\) \{\n#pragma unroll 4\n\1  )"
+                     R"(for \(long (k[0-9]+) = (.*)\n)");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(out, match, hoisted)) << out;
+  std::string k = match[3];
+  // The test does not read the loop's iterator, and the loop's body starts
+  // with a copy of the points, not with a test.
+  EXPECT_FALSE(
+      std::regex_search(match[2].str(), std::regex("\\b" + k + "\\b")))
+      << match[0];
+  std::string after = out.substr(match.position() + match.length());
+  EXPECT_EQ('{', after[after.find_first_not_of(' ')]) << after.substr(0, 200);
+  // The guarded copy of the loop follows in the else branch.
+  EXPECT_CONTAINS(after, "} else {\n" + match[1].str() + "  for (long " + k +
+                             " = " + match[4].str());
+  // OpenCL: the same structure, without the pragma.
+  translator::Translation cl = translate("opencl");
+  EXPECT_EQ(std::string::npos, cl.text.find("#pragma unroll 4"));
+  std::string loop = "for (long " + k + " = " + match[4].str();
+  EXPECT_CONTAINS(cl.text, "if (" + match[2].str() + ") {\\n\"\n  \"" +
+                               match[1].str() + "  " + loop);
+}
+
+TEST_F(RegisterTilePrinterTest, BoundsTheRegistersOfAJammedTileOnCuda) {
+  // 2 x 2 points of double on 32 x 8 threads: 8 words of accumulators,
+  // two blocks of 256 threads per SM (at most 128 registers a thread).
+  translator::Translation result = translate("cuda");
+  const polyhedral::Kernel &kernel = result.regions[0].program.kernels[0];
+  EXPECT_EQ(2u, kernel.minBlocksPerSm);
+  EXPECT_CONTAINS(result.text, "__global__ void __launch_bounds__(256, 2) "
+                               "gemm_scop0_kernel0(");
+  translator::Translation cl = translate("opencl");
+  EXPECT_EQ(std::string::npos, cl.text.find("launch_bounds"));
+}
+
+TEST_F(RegisterTilePrinterTest, SharedTileOfAHoldsItsProductsWithAlpha) {
+  // Every reference of A is `alpha * A[i][k]`: the copy stores the
+  // products, the update reads them (the same multiplication, rounded the
+  // same, once per element of the tile instead of once per use).
+  for (const std::string target : {"cuda", "opencl"}) {
+    translator::Translation result = translate(target);
+    const polyhedral::Kernel &kernel = result.regions[0].program.kernels[0];
+    const polyhedral::Scop &scop = *result.regions[0].program.scop;
+    unsigned scaled = 0;
+    for (const polyhedral::SharedTile &tile : kernel.sharedTiles) {
+      const std::string &name = scop.arrays[tile.array].name;
+      EXPECT_EQ(name == "A" ? "alpha" : "", tile.scale) << name;
+      scaled += !tile.scale.empty();
+    }
+    EXPECT_EQ(1u, scaled) << target;
+    const std::string &out = result.text;
+    EXPECT_TRUE(std::regex_search(
+        out, std::regex(R"(polycuda_A_shared\[.*\] = alpha \* A\[)")))
+        << out;
+    EXPECT_EQ(std::string::npos, out.find("alpha * polycuda_A_shared"))
+        << target;
+    EXPECT_CONTAINS(out, "+= polycuda_A_shared[");
+  }
 }
 
 } // namespace
