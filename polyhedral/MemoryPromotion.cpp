@@ -6,6 +6,7 @@
 #include "MemoryPromotion.h"
 
 #include "IslExtras.h"
+#include "Persistent.h"
 #include "SharedMemory.h"
 
 #include <algorithm>
@@ -562,9 +563,7 @@ constexpr unsigned kJammedRegisters = 128;
 /// slower than before that change; bounded, 128 and no spills, 0.82x the
 /// time. fp32 (8 x 8 points) ran about as fast with the bound as without.
 void boundRegisters(const Scop &scop, Kernel &kernel) {
-  unsigned threads = 1;
-  for (unsigned size : kernel.blockSize)
-    threads *= size;
+  unsigned threads = blockThreads(kernel);
   unsigned words = 0;
   for (const RegisterAccumulator &acc : kernel.accumulators)
     words += acc.slots *

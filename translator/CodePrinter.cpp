@@ -413,10 +413,20 @@ void printUserStatement(
      << "\n";
 }
 
+std::optional<std::vector<long>> unrollMarkExtents(const std::string &mark) {
+  const std::string prefix = polyhedral::kUnrollMark;
+  if (mark.rfind(prefix, 0) != 0)
+    return std::nullopt;
+  std::vector<long> extents;
+  for (size_t at = mark.find('_', prefix.size()); at != std::string::npos;
+       at = mark.find('_', at + 1))
+    extents.push_back(std::stol(mark.substr(at + 1)));
+  return extents;
+}
+
 void AstPrinter::printUnrolled(const isl::ast_node &node,
                                const std::vector<long> &extents, int indent,
-                               std::ostream &os) const {
-  FullSplit *hoisted = std::exchange(split, nullptr);
+                               std::ostream &os, FullSplit *hoisted) const {
   std::vector<long> outer = unrollExtents;
   unrollExtents = extents;
   std::vector<std::pair<std::string, long>> around = unrolled;
@@ -544,7 +554,6 @@ std::optional<long> unrolledBodies(const isl::ast_node &node) {
 
 void AstPrinter::printFor(const isl::ast_node &node, int indent,
                           std::ostream &os) const {
-  split = nullptr;
   isl::ast_node_for loop = node.as<isl::ast_node_for>();
   std::string name = printExpr(loop.iterator());
   isl::ast_expr init = loop.init();
@@ -609,19 +618,20 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   std::string head = "for (" + std::string(kIndexType) + " " + name + " = " +
                      printExpr(init) + "; " + printBare(cond) + "; " + name +
                      " += " + printExpr(inc) + ") {\n";
-  if (body.isa<isl::ast_node_mark>() &&
-      body.as<isl::ast_node_mark>().id().name().rfind(polyhedral::kUnrollMark,
-                                                      0) == 0) {
+  std::optional<std::vector<long>> points =
+      body.isa<isl::ast_node_mark>()
+          ? unrollMarkExtents(body.as<isl::ast_node_mark>().id().name())
+          : std::nullopt;
+  if (points) {
     // A register tile's points as the whole body (a jammed loop, such as
     // gemm's k): the test of a full tile does not change along the loop,
     // so it goes around it, and the full tile's loop, free of guards, is
     // partly unrolled (each step's loads then overlap the last's
     // arithmetic).
     FullSplit hoisted;
-    split = &hoisted;
-    std::ostringstream probe;
-    print(body, indent + 2, probe);
-    split = nullptr;
+    std::ostringstream unsplit; // (printed where there is no full tile)
+    printUnrolled(body.as<isl::ast_node_mark>().node(), *points, indent + 2,
+                  unsplit, &hoisted);
     if (hoisted.taken && !mentions(hoisted.condition, name)) {
       os << indentBy(indent) << "if (" << hoisted.condition << ") {\n";
       if (!unrollPragma.empty())
@@ -658,7 +668,6 @@ void AstPrinter::printIf(const isl::ast_node_if &node, int indent,
 
 void AstPrinter::print(const isl::ast_node &node, int indent,
                        std::ostream &os) const {
-  FullSplit *pending = std::exchange(split, nullptr);
   if (node.isa<isl::ast_node_for>()) {
     printFor(node, indent, os);
   } else if (node.isa<isl::ast_node_if>()) {
@@ -672,10 +681,10 @@ void AstPrinter::print(const isl::ast_node &node, int indent,
   } else if (node.isa<isl::ast_node_mark>()) {
     isl::ast_node_mark markNode = node.as<isl::ast_node_mark>();
     isl::ast_node child = markNode.node();
-    split = pending; // for printUnrolled, which a mark's printer calls first
-    bool printed = mark && mark(markNode.id().name(), child, indent, os);
-    split = nullptr;
-    if (!printed)
+    if (std::optional<std::vector<long>> points =
+            unrollMarkExtents(markNode.id().name()))
+      printUnrolled(child, *points, indent, os);
+    else if (!mark || !mark(markNode.id().name(), child, indent, os))
       print(child, indent, os);
   } else {
     POLYCUDA_CHECK(false) << "unexpected isl AST node";

@@ -107,8 +107,14 @@ inline constexpr long kHoistedUnroll = 4;
 /// otherwise.
 std::optional<long> unrolledBodies(const isl::ast_node &node);
 
-/// Walks an isl AST and prints loops, conditions and blocks; user and mark
-/// nodes are delegated to the callbacks.
+/// The extents of a register tile's points from the name of the mark above
+/// them (`polycuda_unroll_R0_R1...`, kUnrollMark), or nothing for another
+/// mark.
+std::optional<std::vector<long>> unrollMarkExtents(const std::string &mark);
+
+/// Walks an isl AST and prints loops, conditions and blocks; the loops
+/// below an unroll mark (kUnrollMark) unrolled (printUnrolled); user nodes
+/// and other marks are delegated to the callbacks.
 class AstPrinter {
 public:
   using UserFn = std::function<void(const isl::ast_expr &call, int indent,
@@ -121,15 +127,6 @@ public:
   void print(const isl::ast_node &node, int indent, std::ostream &os) const;
   /// Prints a for node (also used by mark callbacks).
   void printFor(const isl::ast_node &node, int indent, std::ostream &os) const;
-  /// Prints `node` with its loops of the first `extents.size()` levels
-  /// unrolled: a loop at level m becomes one copy of its body for each of
-  /// 0, ..., extents[m] - 1, each with the iterator that constant, run
-  /// where the loop's bounds admit it. The values a loop takes must lie in
-  /// that range (a register tile's points: constant indices keep an array
-  /// in registers).
-  void printUnrolled(const isl::ast_node &node,
-                     const std::vector<long> &extents, int indent,
-                     std::ostream &os) const;
   /// Printed before each loop whose iterations, with those of the loops
   /// inside it, are known at translation time and few (kUnrollBodies).
   void setUnrollPragma(const std::string &pragma) { unrollPragma = pragma; }
@@ -149,17 +146,26 @@ private:
   /// every unrolled loop runs): the conditions for that, and whether the
   /// loops allow such a version.
   mutable bool unrollFull = false;
-  /// The two versions of an unrolled node (printUnrolled) whose full
-  /// tile's test printFor puts around the loop that holds it.
+  mutable bool fullPossible = true;
+  mutable std::set<std::string> fullConditions;
+
+  /// The two versions of an unrolled node: the full tile's, its test, and
+  /// the guarded one (`taken` when there is a full tile to test for).
   struct FullSplit {
     bool taken = false;
     std::string condition, full, partial;
   };
-  /// Set by printFor for the unroll mark that is its loop's body, taken
-  /// (and cleared) by the next print, printFor or printUnrolled.
-  mutable FullSplit *split = nullptr;
-  mutable bool fullPossible = true;
-  mutable std::set<std::string> fullConditions;
+  /// Prints `node` with its loops of the first `extents.size()` levels
+  /// unrolled: a loop at level m becomes one copy of its body for each of
+  /// 0, ..., extents[m] - 1, each with the iterator that constant, run
+  /// where the loop's bounds admit it. The values a loop takes must lie in
+  /// that range (a register tile's points: constant indices keep an array
+  /// in registers). With `hoisted`, a full tile's two versions go there
+  /// (both at `indent`), for printFor to put their test around the loop
+  /// that holds them, instead of to `os`.
+  void printUnrolled(const isl::ast_node &node,
+                     const std::vector<long> &extents, int indent,
+                     std::ostream &os, FullSplit *hoisted = nullptr) const;
 
   void printIf(const isl::ast_node_if &node, int indent,
                std::ostream &os) const;

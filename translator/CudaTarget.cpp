@@ -1,6 +1,7 @@
 //===- CudaTarget.cpp - CUDA spellings of kernels and host code -----------===//
 #include "CodePrinter.h"
 #include "GpuTarget.h"
+#include "Persistent.h"
 #include "RuntimeNames.h"
 
 namespace polycuda::translator {
@@ -20,10 +21,8 @@ public:
   std::string launchBounds(const polyhedral::Kernel &kernel) const override {
     if (kernel.minBlocksPerSm == 0)
       return "";
-    unsigned threads = 1;
-    for (unsigned size : kernel.blockSize)
-      threads *= size;
-    return " __launch_bounds__(" + std::to_string(threads) + ", " +
+    return " __launch_bounds__(" +
+           std::to_string(polyhedral::blockThreads(kernel)) + ", " +
            std::to_string(kernel.minBlocksPerSm) + ")";
   }
   std::string pointerQualifier() const override { return ""; }

@@ -430,18 +430,7 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
             },
             promoted, scaled);
       },
-      [&](const std::string &mark, const isl::ast_node &child, int indent,
-          std::ostream &out) {
-        // A register tile's points (MemoryPromotion): `polycuda_unroll_E...`.
-        if (mark.rfind(kUnrollMark, 0) != 0)
-          return false;
-        std::vector<long> extents;
-        for (size_t at = mark.find('_', std::string(kUnrollMark).size());
-             at != std::string::npos; at = mark.find('_', at + 1))
-          extents.push_back(std::stol(mark.substr(at + 1)));
-        self->printUnrolled(child, extents, indent, out);
-        return true;
-      });
+      nullptr); // (a register tile's points: AstPrinter unrolls them)
   self = &printer;
   printer.setUnrollPragma(target.unrollPragma());
   printer.print(kernel.ast, indent, os);
