@@ -170,6 +170,16 @@ constexpr unsigned kStencilPointsY = 4;
 constexpr long kStencilReadsPerPoint = 9;
 constexpr long kLanesBesideTwoMembers = 4;
 
+/// Iterations of the reduction loop that each lane runs together
+/// (BlockReduction::jam), and the lanes then, where a read of the
+/// reduction does not depend on that loop (sumprod's f[x][y][z] over w).
+/// Hand-written shapes of sumprod at 128^4 on the H200, one run
+/// (bench/results/sumprod_jam_h200_*): 16 lanes one iteration at a time
+/// 157 us, 16 lanes 4 together 121, 8 lanes 4 together 101, 8 lanes 8
+/// together 96; staged_smem 125.
+constexpr unsigned kLaneJam = 4;
+constexpr unsigned kJammedLanes = 8;
+
 /// Whether the values of a kernel's two mapped members, for each iteration
 /// of its host loops, form a rectangle: the product of the values each
 /// takes (gemm's `i`, `j`; not syrk's triangle `j <= i`). `point` maps the
@@ -1087,6 +1097,44 @@ private:
     return reduction;
   }
 
+  /// A read of the reduction of `kernel` (beside two parallel members)
+  /// whose element does not depend on the reduction's loop, and of which
+  /// one lane reads several elements for one iteration of it (in the loops
+  /// inside the band): sumprod's f[x][y][z], the same for every w, several
+  /// along y. Jammed (BlockReduction::jam), the lane's iterations of the
+  /// loop share each such element. Its text, or nothing.
+  std::optional<std::string> readSharedAlongLanes(const Kernel &kernel) const {
+    const BlockReduction &reduction = *kernel.reduction;
+    isl::union_map thread = kernel.hostSchedule;
+    for (const isl::union_map &member : kernel.memberSchedules)
+      thread = flatRangeProduct(thread, member);
+    for (unsigned index : reduction.statements) {
+      const Statement &stmt = scop.statements[index];
+      auto loop = std::find(stmt.sourceIterators.begin(),
+                            stmt.sourceIterators.end(), reduction.loop);
+      if (loop == stmt.sourceIterators.end())
+        continue;
+      isl::set instances =
+          kernel.instances.intersect(isl::union_set(stmt.domain))
+              .extract_set(stmt.domain.get_space());
+      // Instances that differ at most in the reduction's loop.
+      unsigned along = loop - stmt.sourceIterators.begin();
+      isl::map alongLoop =
+          equateAllBut(mapFromDomainAndRange(instances, instances), along);
+      isl::map byThread = pieceOf(thread, stmt.name);
+      for (const Access &access : stmt.accesses) {
+        if (access.kind != Access::Kind::Read || !access.isAffine() ||
+            access.array == reduction.array)
+          continue;
+        isl::map read = access.relation.intersect_domain(instances);
+        if (alongLoop.is_subset(read.apply_range(read.reverse())) &&
+            !byThread.reverse().apply_range(read).is_single_valued())
+          return accessText(scop, stmt, access);
+      }
+    }
+    return std::nullopt;
+  }
+
   /// Chooses block sizes and the hardware order of the first
   /// `kernel.numMapped` members of `band`, and the first tile of each.
   void chooseMapping(Kernel &kernel, const isl::schedule_node &band) {
@@ -1167,10 +1215,27 @@ private:
                        options.device.maxThreadsPerMultiprocessor;
         unsigned most = std::max(
             1u, std::min(32u, options.device.maxThreadsPerBlock / sizes[0]));
-        while (bound && fill * 2 <= most &&
-               blocks * sizes[0] * fill * 2 <= threads)
-          fill *= 2;
-        sizes[1] = std::min(std::max(sizes[1], fill), most);
+        std::optional<std::string> shared;
+        if (options.registerTiles && mapped == 3)
+          shared = readSharedAlongLanes(kernel);
+        if (shared && kJammedLanes <= most) {
+          // Each lane runs kLaneJam iterations together: fewer lanes,
+          // each with more work in flight.
+          BlockReduction &reduction = *kernel.reduction;
+          reduction.jam = kLaneJam;
+          reduction.reason +=
+              "; each lane runs " + std::to_string(kLaneJam) +
+              " of its iterations of loop " + reduction.loop +
+              " together in the loops inside it (unrolled), which read " +
+              *shared + " once for them (--register-tiles=off: one at a "
+              "time)";
+          sizes[1] = kJammedLanes;
+        } else {
+          while (bound && fill * 2 <= most &&
+                 blocks * sizes[0] * fill * 2 <= threads)
+            fill *= 2;
+          sizes[1] = std::min(std::max(sizes[1], fill), most);
+        }
       }
       unsigned &lanes = sizes[lane];
       while (lanes & (lanes - 1)) // a power of two, for the tree

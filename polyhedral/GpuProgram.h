@@ -139,6 +139,14 @@ struct BlockReduction {
   std::string buffer;
   /// Why it is legal, in words.
   std::string reason;
+  /// Iterations of the lane member that each lane runs together (1: one
+  /// at a time). With L lanes, lane t's iterations t + jam L q + L u,
+  /// u = 0, ..., jam - 1, run in one iteration of the loops inside the
+  /// band (unrolled), so that an element they all read, which does not
+  /// depend on the lane member, is loaded once for them (sumprod's
+  /// f[x][y][z] over w). Legal: a reduction kernel's iterations run in
+  /// any order (its lanes' partial results already reorder them).
+  unsigned jam = 1;
   /// The kernel's instances (host iterators, block and thread indices as
   /// parameters) of this block and of the thread's position along the
   /// other mapped members, whatever its lane: the elements this thread's

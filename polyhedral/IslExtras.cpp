@@ -403,6 +403,15 @@ isl::map equateLeading(const isl::map &map, unsigned n) {
   return isl::manage(raw);
 }
 
+isl::map equateAllBut(const isl::map &map, unsigned skip) {
+  isl_map *raw = map.copy();
+  unsigned n = unsigned(isl_map_dim(raw, isl_dim_in));
+  for (unsigned d = 0; d < n; ++d)
+    if (d != skip)
+      raw = isl_map_equate(raw, isl_dim_in, d, isl_dim_out, d);
+  return isl::manage(raw);
+}
+
 isl::union_map memberMap(const isl::union_pw_aff &member) {
   return isl::union_map::from(isl::multi_union_pw_aff(member));
 }

@@ -142,6 +142,9 @@ isl::map mapFromDomainAndRange(const isl::set &domain, const isl::set &range);
 /// `map` restricted to pairs whose first `n` input and output dimensions
 /// are equal (the same iteration of `n` shared loops).
 isl::map equateLeading(const isl::map &map, unsigned n);
+/// `map` (from a space to itself) restricted to pairs equal in every
+/// dimension but `skip` (instances that differ at most in one loop).
+isl::map equateAllBut(const isl::map &map, unsigned skip);
 /// One band member as a map, `{ x -> [member(x)] }`: what instances share
 /// a value of it, or a factor of a flatRangeProduct.
 isl::union_map memberMap(const isl::union_pw_aff &member);

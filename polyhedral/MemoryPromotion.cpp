@@ -437,6 +437,45 @@ jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
       isl::union_map::from(tilePoints).intersect_domain(domain));
 }
 
+/// The lanes of a jammed reduction (BlockReduction::jam, L lanes): the
+/// thread's band below the thread filter, its mapped members with the
+/// lane member w among them, over a band of the loops inside (sumprod's
+/// [x, z, w] over [y]), becomes [floor(w / (L jam))] over those loops,
+/// with [floor(w / L) mod jam] below them under a mark that has the
+/// kernel printer unroll its loop (kUnrollMark): each iteration of the
+/// inner loops runs jam of the lane's iterations. The other mapped
+/// members take one value per thread (its block and thread fix them).
+/// Returns the tree's root, or nothing when the tree has another shape.
+std::optional<isl::schedule_node> jamLanes(const isl::schedule &tree,
+                                           const Kernel &kernel) {
+  isl::schedule_node below = threadBand(tree);
+  if (below.is_null())
+    return std::nullopt;
+  isl::schedule_node_band band = below.as<isl::schedule_node_band>();
+  unsigned mapped = kernel.numMapped, lane = kernel.reduction->member;
+  if (band.n_member() != mapped || lane >= mapped ||
+      !below.child(0).isa<isl::schedule_node_band>() ||
+      !below.child(0).child(0).isa<isl::schedule_node_leaf>())
+    return std::nullopt;
+  isl::multi_union_pw_aff partial = band.get_partial_schedule();
+  isl::space one = dropSetDims(partial.get_space(), 1, mapped - 1);
+  isl::union_pw_aff w = partial.at(lane);
+  long lanes = kernel.blockSize[lane], jam = kernel.reduction->jam;
+  isl::union_pw_aff group = floorDiv(w, lanes * jam);
+  isl::union_pw_aff point =
+      floorDiv(w, lanes).sub(scaled(floorDiv(w, lanes * jam), jam));
+  isl::schedule_node node = deleteNode(band);
+  node = node.insert_partial_schedule(isl::multi_union_pw_aff(
+      one, isl::union_pw_aff_list(tree.ctx(), 1).add(group)));
+  node = node.child(0).child(0).insert_partial_schedule(
+      isl::multi_union_pw_aff(
+          one, isl::union_pw_aff_list(tree.ctx(), 1).add(point)));
+  node = setCoincident(node, 0, true);
+  node = node.insert_mark(isl::id(
+      tree.ctx(), std::string(kUnrollMark) + "_" + std::to_string(jam)));
+  return node.root();
+}
+
 /// The statements of `domain` (a kernel's) in two groups, when both have
 /// some: those that write only the thread's private scalars
 /// (Kernel::registers: a stencil's sum), then the others (its store),
@@ -600,8 +639,19 @@ void promoteAccumulators(GpuProgram &program) {
     for (int i = 0; i < 5; ++i)
       filter = filter.child(0);
     std::optional<isl::union_map> points;
-    bool isJammed = false;
+    bool isJammed = false, lanesJammed = false;
     isl::schedule_node root = tree.get_root();
+    if (kernel.reduction && kernel.reduction->jam > 1) {
+      if (std::optional<isl::schedule_node> jammed = jamLanes(tree, kernel)) {
+        root = *jammed;
+        lanesJammed = true;
+      } else {
+        kernel.reduction->jam = 1;
+        kernel.reduction->reason +=
+            " (not jammed: the thread's band is not its mapped loops over "
+            "one band of loops)";
+      }
+    }
     // (A privatized scalar in a register would be shared by the points
     // of a jammed tile; GpuMapping does not register tile such kernels.)
     if (kernel.registerTiled() && kernel.blockedPoints) {
@@ -624,7 +674,7 @@ void promoteAccumulators(GpuProgram &program) {
         filter.as<isl::schedule_node_filter>().get_filter(), points);
     isl::schedule_node node =
         finder.visit(root, AccumulatorFinder::Level::Block);
-    if (!kernel.accumulators.empty() || points)
+    if (!kernel.accumulators.empty() || points || lanesJammed)
       kernel.deviceTree = node.get_schedule();
     if (isJammed)
       boundRegisters(*program.scop, kernel);

@@ -717,6 +717,7 @@ private:
         {"member", (int64_t)r.member},
         {"hardware", kHardware[kernel.hardwareDim[r.member]]},
         {"lanes", (int64_t)kernel.blockSize[r.member]},
+        {"jam", (int64_t)r.jam},
         {"variable", r.variable},
         {"why", r.reason}};
   }

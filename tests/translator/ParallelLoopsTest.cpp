@@ -25,15 +25,16 @@ const std::string kInputs = std::string(POLYCUDA_RUNTIME_SOURCE_DIR) + "/../inpu
 
 class ParallelLoopsTest : public IslTest {
 protected:
-  void translate(const std::string &name) {
+  void translate(const std::string &name,
+                 const polyhedral::PipelineOptions &pipeline =
+                     polyhedral::PipelineOptions()) {
     translator::FrontendOptions options;
     options.clangArgs = {"-DMINI_DATASET"};
     ASSERT_TRUE(translator::parseInput(kInputs + name + ".c", options, ctx(),
                                        input));
     ASSERT_EQ(1u, input.regions.size());
     polyhedral::expandScalars(*input.regions[0].scop);
-    program = polyhedral::runGpuPipeline(*input.regions[0].scop,
-                                         polyhedral::PipelineOptions());
+    program = polyhedral::runGpuPipeline(*input.regions[0].scop, pipeline);
   }
 
   const Statement &statement(const std::string &array, unsigned depth) {
@@ -141,6 +142,48 @@ TEST_F(ParallelLoopsTest, SumprodLanesShareWBesideXAndZ) {
   EXPECT_EQ(1u, lanes->sizing.chosen[2]);
   EXPECT_GE(lanes->sizing.chosen[1], 8u);
   EXPECT_EQ((Loops{"x", "z"}), parallelLoops(statement("k", 2)));
+}
+
+// f[x][y][z] is the same for every w: each of 8 lanes runs 4 of its
+// iterations of w together inside y (their order within the lane changes,
+// which the reduction allows), unrolled below a mark; with register tiles
+// off, one at a time.
+TEST_F(ParallelLoopsTest, SumprodLanesRunFourIterationsOfWTogether) {
+  translate("sumprod");
+  const polyhedral::Kernel *lanes = nullptr;
+  for (const polyhedral::Kernel &kernel : program.kernels)
+    if (kernel.reduction)
+      lanes = &kernel;
+  ASSERT_NE(nullptr, lanes);
+  EXPECT_EQ(4u, lanes->reduction->jam);
+  EXPECT_EQ(8u, lanes->sizing.chosen[1]);
+  EXPECT_NE(std::string::npos, lanes->reduction->reason.find(
+                                   "which read f[x][y][z] once for them"))
+      << lanes->reduction->reason;
+  // Below the thread mark and its filter: [floor(w / 32)], then [y], then
+  // the unroll mark and [floor(w / 8) mod 4].
+  ASSERT_FALSE(lanes->deviceTree.is_null());
+  std::string tree = polyhedral::toString(lanes->deviceTree);
+  EXPECT_NE(std::string::npos, tree.find("mark: \"polycuda_unroll_4\""))
+      << tree;
+  EXPECT_NE(std::string::npos, tree.find("(floor((w)/32))")) << tree;
+  EXPECT_LT(tree.find("(floor((w)/32))"), tree.find("[(y)]")) << tree;
+  EXPECT_LT(tree.find("[(y)]"), tree.find("polycuda_unroll_4")) << tree;
+}
+
+TEST_F(ParallelLoopsTest, SumprodLanesRunOneIterationAtATimeWithoutRegisterTiles) {
+  polyhedral::PipelineOptions off;
+  off.mapping.registerTiles = false;
+  translate("sumprod", off);
+  for (const polyhedral::Kernel &kernel : program.kernels)
+    if (kernel.reduction) {
+      EXPECT_EQ(1u, kernel.reduction->jam);
+      EXPECT_EQ(std::string::npos,
+                polyhedral::toString(kernel.deviceTree.is_null()
+                                         ? program.schedule
+                                         : kernel.deviceTree)
+                    .find("polycuda_unroll"));
+    }
 }
 
 // The weights and the bias are read alike by every thread: constant memory
