@@ -110,6 +110,14 @@ struct RegisterAccumulator {
 /// are 0, ..., Em - 1.
 inline constexpr const char *kUnrollMark = "polycuda_unroll";
 
+/// The name of an unroll mark whose member m takes extents[m] values.
+inline std::string unrollMarkName(const std::vector<long> &extents) {
+  std::string name = kUnrollMark;
+  for (long extent : extents)
+    name += "_" + std::to_string(extent);
+  return name;
+}
+
 /// A reduction shared by the threads of a block (Reductions.h): the
 /// iterations of one mapped member, the lane member, are dealt round-robin
 /// to `lanes` threads along it (one block along it), each accumulating a

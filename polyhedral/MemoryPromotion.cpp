@@ -202,9 +202,8 @@ private:
         withDomainName(*slot, statement).as_pw_multi_aff().at(0));
     isl::schedule_node band =
         leaf.insert_partial_schedule(isl::multi_union_pw_aff(registers));
-    band = band.insert_mark(
-        isl::id(scop.ctx, std::string(kUnrollMark) + "_" +
-                              std::to_string(kernel.pointsPerThread())));
+    band = band.insert_mark(isl::id(
+        scop.ctx, unrollMarkName({long(kernel.pointsPerThread())})));
     // Back to `node`: the mark's filter is still the neighbour.
     return band.parent().parent().child(position).child(0);
   }
@@ -372,6 +371,19 @@ isl::schedule_node threadBand(const isl::schedule &tree) {
   return below;
 }
 
+/// `points` inserted at `at` as a band of parallel, permutable members
+/// below a mark that has the kernel printer unroll its loops, member m
+/// taking extents[m] values (kUnrollMark). Returns the mark.
+isl::schedule_node insertUnrolledPoints(isl::schedule_node at,
+                                        const isl::multi_union_pw_aff &points,
+                                        const std::vector<long> &extents) {
+  at = at.insert_partial_schedule(points);
+  for (unsigned d = 0; d < extents.size(); ++d)
+    at = setCoincident(at, d, true);
+  at = at.as<isl::schedule_node_band>().set_permutable(1);
+  return at.insert_mark(isl::id(at.ctx(), unrollMarkName(extents)));
+}
+
 /// Unroll-and-jam of a register-tiled kernel (Kernel::registerTile): the
 /// thread's band `[s0, s1, k]` below the thread filter (its points t,
 /// t + T, ... of each mapped member s, then the loop k) becomes `[k]`
@@ -409,16 +421,11 @@ jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
       dropSetDims(space, 0, mapped),
       isl::union_pw_aff_list(space.ctx(), 1).add(partial.at(mapped)));
   isl::union_set domain = domainOf(band);
-  std::string unroll = kUnrollMark;
-  for (unsigned d = 0; d < mapped; ++d)
-    unroll += "_" + std::to_string(kernel.registerTile[d]);
+  std::vector<long> extents(kernel.registerTile.begin(),
+                            kernel.registerTile.begin() + mapped);
   // The points' band below `at`, under the unroll mark.
-  auto insertPoints = [&](isl::schedule_node at) {
-    at = at.insert_partial_schedule(tilePoints);
-    for (unsigned d = 0; d < mapped; ++d)
-      at = setCoincident(at, d, true);
-    at = at.as<isl::schedule_node_band>().set_permutable(1);
-    return at.insert_mark(isl::id(tree.ctx(), unroll));
+  auto insertPoints = [&](const isl::schedule_node &at) {
+    return insertUnrolledPoints(at, tilePoints, extents);
   };
   isl::schedule_node node = deleteNode(band);
   if (node.isa<isl::schedule_node_sequence>()) {
@@ -467,13 +474,12 @@ std::optional<isl::schedule_node> jamLanes(const isl::schedule &tree,
   isl::schedule_node node = deleteNode(band);
   node = node.insert_partial_schedule(isl::multi_union_pw_aff(
       one, isl::union_pw_aff_list(tree.ctx(), 1).add(group)));
-  node = node.child(0).child(0).insert_partial_schedule(
-      isl::multi_union_pw_aff(
-          one, isl::union_pw_aff_list(tree.ctx(), 1).add(point)));
-  node = setCoincident(node, 0, true);
-  node = node.insert_mark(isl::id(
-      tree.ctx(), std::string(kUnrollMark) + "_" + std::to_string(jam)));
-  return node.root();
+  return insertUnrolledPoints(
+             node.child(0).child(0),
+             isl::multi_union_pw_aff(
+                 one, isl::union_pw_aff_list(tree.ctx(), 1).add(point)),
+             {jam})
+      .root();
 }
 
 /// The statements of `domain` (a kernel's) in two groups, when both have
@@ -555,23 +561,19 @@ unrollBlockedPoints(const isl::schedule &tree, const GpuProgram &program,
   if (several.empty())
     return std::nullopt;
   isl::union_pw_aff_list point(space.ctx(), several.size());
-  std::string unroll = kUnrollMark;
+  std::vector<long> extents;
   for (unsigned d : several) {
     isl::union_pw_aff s = partial.at(d);
     long points = kernel.registerTile[d];
     point = point.add(s.sub(scaled(floorDiv(s, points), points)));
-    unroll += "_" + std::to_string(points);
+    extents.push_back(points);
   }
   isl::multi_union_pw_aff tilePoints(
       dropSetDims(space, several.size(), band.n_member() - several.size()),
       point);
   isl::union_set domain = domainOf(band);
-  auto insertPoints = [&](isl::schedule_node at) {
-    at = at.insert_partial_schedule(tilePoints);
-    for (unsigned d = 0; d < several.size(); ++d)
-      at = setCoincident(at, d, true);
-    at = at.as<isl::schedule_node_band>().set_permutable(1);
-    return at.insert_mark(isl::id(tree.ctx(), unroll));
+  auto insertPoints = [&](const isl::schedule_node &at) {
+    return insertUnrolledPoints(at, tilePoints, extents);
   };
   isl::schedule_node node = below;
   if (std::optional<isl::union_set_list> groups =
@@ -639,12 +641,11 @@ void promoteAccumulators(GpuProgram &program) {
     for (int i = 0; i < 5; ++i)
       filter = filter.child(0);
     std::optional<isl::union_map> points;
-    bool isJammed = false, lanesJammed = false;
+    bool isJammed = false;
     isl::schedule_node root = tree.get_root();
     if (kernel.reduction && kernel.reduction->jam > 1) {
       if (std::optional<isl::schedule_node> jammed = jamLanes(tree, kernel)) {
         root = *jammed;
-        lanesJammed = true;
       } else {
         kernel.reduction->jam = 1;
         kernel.reduction->reason +=
@@ -674,6 +675,7 @@ void promoteAccumulators(GpuProgram &program) {
         filter.as<isl::schedule_node_filter>().get_filter(), points);
     isl::schedule_node node =
         finder.visit(root, AccumulatorFinder::Level::Block);
+    bool lanesJammed = kernel.reduction && kernel.reduction->jam > 1;
     if (!kernel.accumulators.empty() || points || lanesJammed)
       kernel.deviceTree = node.get_schedule();
     if (isJammed)
