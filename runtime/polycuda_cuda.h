@@ -42,8 +42,12 @@ extern "C" {
 /// - auto: staged from 1 MiB once the pool's ring is page-locked (when the
 ///   program starts); under POLYCUDA_ATTACH_AT_START=0 the first copy of 4
 ///   MiB (of 1 MiB into host memory whose pages are mostly not in memory
-///   yet, mincore) page-locks it; plain otherwise, while the pool is still
-///   being prepared, and when it could not be created.
+///   yet, mincore) page-locks it; up to 256 KiB through a slot of pinned
+///   memory page-locked with the ring (queued on the default stream: the
+///   host does not wait for earlier kernels; see
+///   polycuda_cuda_copy_box_to_host for the copies out); plain otherwise,
+///   while the pool is still being prepared, and when it could not be
+///   created.
 /// A pinned allocation or registration that fails falls back to plain.
 #define POLYCUDA_TRANSFERS_AUTO 0
 #define POLYCUDA_TRANSFERS_PLAIN 1
@@ -97,7 +101,12 @@ void polycuda_cuda_copy_box_to_device(void *device, const void *host,
                                       const char *array, const char *where);
 
 /// The same box from \p device to \p host; elements outside the box are
-/// not touched. The bytes are in \p host when the call returns. A staged
+/// not touched. The bytes are in \p host when the call returns, except
+/// for a copy through a pinned slot (auto, up to 256 KiB) inside a scop:
+/// its bytes are in \p host when polycuda_cuda_end_scop returns (or an
+/// earlier polycuda_cuda_synchronize, or a copy to the host that does not
+/// use a slot), so that the scop's small copies out share one wait for
+/// the device; the caller must not read \p host's box before. A staged
 /// copy waits for the device work issued before the scop's
 /// polycuda_cuda_mark_written of \p device, if there was one, else for all
 /// work issued before the call.
@@ -165,7 +174,8 @@ void polycuda_cuda_copy_to_constant(const void *symbol, const void *src,
 /// kernels until polycuda_cuda_end_scop to \p where.
 void polycuda_cuda_begin_scop(const char *where);
 
-/// Closes the scop: waits for its device work (when it used the device);
+/// Closes the scop: waits for its device work (when it used the device)
+/// and puts the bytes of its copies out through pinned slots in place;
 /// with POLYCUDA_PROFILE set, prints one line per copy (array, direction,
 /// bytes, method, time, bandwidth) and per kernel (launches, time), and the
 /// totals, to stderr.
@@ -204,7 +214,8 @@ void polycuda_cuda_launch_persistent(const void *kernel, int blocks,
                                      int cooperative, const char *name,
                                      const char *where);
 
-/// Waits for all device work (cudaDeviceSynchronize) and reports its errors.
+/// Waits for all device work (cudaDeviceSynchronize) and reports its errors;
+/// copies to the host through pinned slots are in place when it returns.
 void polycuda_cuda_synchronize(const char *where);
 
 #ifdef __cplusplus

@@ -10,7 +10,8 @@
 #          carry has it (time_prepare.sh's RUNTIMES), else this runtime;
 #          V_prefault the same with POLYCUDA_PREFAULT=1): PolyBench's
 #          printed region time -> $OUT/time.csv;
-#          PROFILE_RUNS (default 1) more runs of each, alternating, with
+#          PROFILE_RUNS (default 1) more runs of each timed variant
+#          (not the _prefault ones), alternating, with
 #          POLYCUDA_PROFILE=1 (before: its code on
 #          this runtime with POLYCUDA_TRANSFERS=plain, the copies its own
 #          runtime made) -> $OUT/profiles.txt
@@ -82,11 +83,11 @@ if [[ $parts == *time* ]]; then
       done
     done
     for p in $(seq "${PROFILE_RUNS:-1}"); do
-      for v in before_prof after; do
+      for v in $(for t in $timed; do [[ $t == *_prefault ]] || echo "${t/#before/before_prof}"; done); do
         bin=/tmp/pbt/${name}_$v
         [ -x "$bin" ] || continue
         echo "== $name $v" >> "$out/profiles.txt"
-        POLYCUDA_PROFILE=1 POLYCUDA_TRANSFERS=$([ $v = after ] && echo auto || echo plain) \
+        POLYCUDA_PROFILE=1 POLYCUDA_TRANSFERS=$([ $v = before_prof ] && echo plain || echo auto) \
           timeout 300 "$bin" > /dev/null 2>> "$out/profiles.txt"
       done
     done
