@@ -40,6 +40,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <stdint.h>
@@ -301,8 +302,9 @@ Prefaulter *prefaulterOrNull(bool create) {
   return instance.load();
 }
 
-void attachPool();
+void attachPool(bool reserve);
 void attachSlots();
+void reserveDeviceMemory();
 
 /// Host memory and threads; then, when `attach`, the pool's CUDA calls.
 void preparePool(bool attach) {
@@ -314,7 +316,7 @@ void preparePool(bool attach) {
   }
   h.pool = pool;
   if (attach)
-    attachPool(); // Ready or Failed
+    attachPool(true); // Ready or Failed
   else
     h.state.store(PoolState::Prepared, std::memory_order_release);
 }
@@ -376,7 +378,9 @@ void joinPoolInit() {
   });
 }
 
-void attachPool() {
+/// `reserve`: on the thread that prepares the pool when the program starts,
+/// also reserve device memory for the scops' arrays (reserveDeviceMemory).
+void attachPool(bool reserve) {
   PoolHolder &h = poolHolder();
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -397,6 +401,8 @@ void attachPool() {
   }
   attachSlots();
   h.state.store(PoolState::Ready);
+  if (reserve)
+    reserveDeviceMemory();
 }
 
 /// Whether the calling thread's device is the pool's (its stream and
@@ -419,11 +425,14 @@ bool onPoolDevice(const char *where) {
 /// The pool when it exists, else null (after a note under verbose).
 StagingPool *stagingPool(const char *where) {
   PoolHolder &h = poolHolder();
-  joinPoolInit();
+  // Once the pool is ready, the thread that prepared it may still be
+  // reserving device memory: no need to wait for that.
+  if (h.state.load(std::memory_order_acquire) != PoolState::Ready)
+    joinPoolInit();
   if (h.state.load() == PoolState::Absent)
     preparePool(true);
   if (h.state.load() == PoolState::Prepared)
-    attachPool();
+    attachPool(false);
   if (h.state.load() == PoolState::Ready)
     return onPoolDevice(where) ? h.pool : nullptr;
   if (h.what) {
@@ -455,7 +464,8 @@ StagingPool *stagingPool(const char *where) {
 //   waiting ones first, in the order they were issued.
 // On the H200 host, eight copies of 16 KB through pinned memory with one
 // wait took 2.3x (to the device) and 3.3x (to the host) less time than
-// pageable cudaMemcpy one at a time (bench/results/small_copies_h200_8cb7efe).
+// pageable cudaMemcpy one at a time (bench/results/small_copies_h200_8cb7efe;
+// region times: bench/results/transfers_slots_reserve_h200/).
 
 constexpr size_t kSlotBytes = (size_t)256 << 10;
 constexpr unsigned kSlots = 16;
@@ -499,6 +509,97 @@ void attachSlots() {
     return; // the memory is leaked on purpose, as a failed pool's
   }
   s.memory = memory;
+}
+
+//===- Device memory reserved when the program starts ---------------------===//
+//
+// cudaMalloc took 0.4-0.5 ms for a PolyBench scop's arrays at LARGE on the
+// H200 (0.15 ms for one of 32 MB; bench/results/transfers_slots_reserve_h200/),
+// a fifth to a third of the region of bicg, mvt or gemver once its copies
+// were fast. The thread that prepares the staging pool when the program
+// starts therefore creates a pool of device memory (cudaMemPoolCreate, the
+// program's own default pool untouched) and grows it by
+// POLYCUDA_RESERVE_MIB (default 256, at most 1/16 of the device; 0: none)
+// with one allocation it frees again; the pool keeps that much
+// (cudaMemPoolAttrReleaseThreshold), and polycuda_cuda_alloc takes blocks
+// from it with cudaMallocFromPoolAsync on the default stream in a few
+// microseconds. Growing it took about 10 ms for 256 MiB, while the
+// program initializes its data; an allocation before it is done uses
+// cudaMalloc, as do all when the pool is not prepared at start
+// (POLYCUDA_TRANSFERS=plain or registered, POLYCUDA_ATTACH_AT_START=0). A
+// block from the pool is returned with cudaFreeAsync.
+
+struct ReservedMemory {
+  std::atomic<bool> ready{false};
+  cudaMemPool_t pool = nullptr;
+  int device = -1;
+};
+
+ReservedMemory &reservedMemory() {
+  static ReservedMemory *r = new ReservedMemory; // used until exit
+  return *r;
+}
+
+size_t reserveBytes() {
+  const char *v = getenv("POLYCUDA_RESERVE_MIB");
+  size_t mib = v && *v ? (size_t)atoll(v) : 256;
+  size_t free = 0, total = 0;
+  if (mib == 0)
+    return 0;
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return std::min(mib << 20, total / 16);
+}
+
+/// The exit of a program that ends while the memory is being reserved
+/// waits for it (registered after the CUDA runtime's own handlers, so it
+/// runs before them).
+void joinPoolInitAtExit() { joinPoolInit(); }
+
+void reserveDeviceMemory() {
+  size_t bytes = reserveBytes();
+  int device = -1, supported = 0;
+  if (bytes == 0 || cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported,
+                             device) != cudaSuccess ||
+      !supported) {
+    cudaGetLastError();
+    return;
+  }
+  atexit(joinPoolInitAtExit);
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cudaMemPool_t pool = nullptr;
+  cudaStream_t stream = nullptr;
+  void *block = nullptr;
+  uint64_t keep = bytes;
+  cudaError_t err = cudaMemPoolCreate(&pool, &props);
+  if (err == cudaSuccess)
+    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold,
+                                  &keep);
+  if (err == cudaSuccess)
+    err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (err == cudaSuccess)
+    err = cudaMallocFromPoolAsync(&block, bytes, pool, stream);
+  if (err == cudaSuccess)
+    err = cudaFreeAsync(block, stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize(stream);
+  if (stream)
+    cudaStreamDestroy(stream);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    note(nullptr, "reserving device memory failed", err);
+    return; // a pool created is left alone: nothing is taken from it
+  }
+  ReservedMemory &r = reservedMemory();
+  r.pool = pool;
+  r.device = device;
+  r.ready.store(true, std::memory_order_release);
 }
 
 /// Whether a copy of `bytes` under auto goes through a slot.
@@ -981,6 +1082,8 @@ extern "C" void polycuda_cuda_end_scop(const char *where) {
 
 //===- Device memory ---------------------------------------------------------===//
 //
+// New blocks come from the memory reserved when the program started (see
+// "Device memory reserved when the program starts") or from cudaMalloc.
 // Freed device memory is kept for the next allocation of about its size
 // instead of going back to the driver: cudaMalloc and cudaFree took 0.6-1.1
 // ms of a scop's 3-4 ms at LARGE on the H200 (gemm, atax, gemver), and
@@ -997,6 +1100,7 @@ namespace {
 
 struct DeviceMemory {
   std::unordered_map<void *, size_t> sizes; ///< blocks handed out
+  std::unordered_set<void *> reserved; ///< blocks from the reserved pool
   std::multimap<size_t, void *> kept;       ///< freed blocks, by size
   size_t keptBytes = 0;
   bool exitHandler = false;
@@ -1029,12 +1133,51 @@ bool cachesAllocations() {
   return caches;
 }
 
+/// Returns a block: to the reserved pool (stream-ordered after the work
+/// issued before) when it came from there, else to the driver.
+cudaError_t release(void *ptr) {
+  DeviceMemory &m = deviceMemory();
+  if (m.reserved.erase(ptr))
+    return cudaFreeAsync(ptr, 0);
+  return cudaFree(ptr);
+}
+
 void releaseKept() {
   DeviceMemory &m = deviceMemory();
   for (const auto &[bytes, ptr] : m.kept)
-    cudaFree(ptr); // at exit or before a retry: errors change nothing
+    release(ptr); // at exit or before a retry: errors change nothing
   m.kept.clear();
   m.keptBytes = 0;
+}
+
+/// A new block: from the reserved pool once it is ready on this device,
+/// else from cudaMalloc. The staging pool's stream, which does not wait
+/// for the default stream, is ordered after a block taken from the pool on
+/// the default stream.
+cudaError_t allocate(void **ptr, size_t bytes, const char *where) {
+  ReservedMemory &r = reservedMemory();
+  int device = -1;
+  if (!r.ready.load(std::memory_order_acquire) ||
+      cudaGetDevice(&device) != cudaSuccess || device != r.device)
+    return cudaMalloc(ptr, bytes);
+  cudaError_t err = cudaMallocFromPoolAsync(ptr, bytes, r.pool, 0);
+  if (err != cudaSuccess)
+    return err;
+  deviceMemory().reserved.insert(*ptr);
+  if (poolHolder().state.load(std::memory_order_acquire) == PoolState::Ready)
+    poolWaitsForDefault(poolHolder().pool, where);
+  return cudaSuccess;
+}
+
+/// Before a retry of a failed allocation: the kept blocks returned, and the
+/// reserved pool's free memory given back to the driver.
+void releaseForRetry() {
+  releaseKept();
+  ReservedMemory &r = reservedMemory();
+  if (r.ready.load(std::memory_order_acquire) &&
+      (cudaDeviceSynchronize() != cudaSuccess ||
+       cudaMemPoolTrimTo(r.pool, 0) != cudaSuccess))
+    cudaGetLastError(); // the retry reports what is wrong
 }
 
 /// A kept block of at least `bytes` and at most twice that, or null.
@@ -1065,11 +1208,13 @@ extern "C" void *polycuda_cuda_alloc(size_t bytes, const char *where) {
   Clock::time_point start = Clock::now();
   void *ptr = cachesAllocations() ? takeKept(bytes) : nullptr;
   if (!ptr) {
-    cudaError_t err = cudaMalloc(&ptr, bytes);
-    if (err == cudaErrorMemoryAllocation && !deviceMemory().kept.empty()) {
+    cudaError_t err = allocate(&ptr, bytes, where);
+    if (err == cudaErrorMemoryAllocation &&
+        (!deviceMemory().kept.empty() ||
+         reservedMemory().ready.load(std::memory_order_acquire))) {
       cudaGetLastError();
-      releaseKept();
-      err = cudaMalloc(&ptr, bytes);
+      releaseForRetry();
+      err = allocate(&ptr, bytes, where);
     }
     if (err != cudaSuccess)
       failWith(where, "cudaMalloc", err, detail);
@@ -1103,7 +1248,7 @@ extern "C" void polycuda_cuda_free(void *ptr, const char *where) {
     }
   } else {
     unpackWaiting(where); // a copy out of the block may still be queued
-    checkCall(cudaFree(ptr), where, "cudaFree");
+    checkCall(release(ptr), where, "cudaFree");
   }
   if (isProfiling())
     recordAllocation(msSince(start));

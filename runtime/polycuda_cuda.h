@@ -17,7 +17,8 @@
 // back to plain copies); POLYCUDA_ATTACH_AT_START=0 page-locks the staging
 // ring at the first staged copy instead of when the program starts (on a
 // thread of the runtime, whose first CUDA call creates the context);
-// POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS,
+// POLYCUDA_RESERVE_MIB sets the device memory reserved by that thread
+// (see polycuda_cuda_alloc); POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS,
 // POLYCUDA_FAIL_ALLOC and POLYCUDA_PERSISTENT as documented below.
 //
 //===----------------------------------------------------------------------===//
@@ -54,9 +55,12 @@ extern "C" {
 #define POLYCUDA_TRANSFERS_STAGED 2
 #define POLYCUDA_TRANSFERS_REGISTERED 3
 
-/// Allocates \p bytes of device memory with cudaMalloc and returns the device
-/// pointer; a request for 0 bytes allocates 1 byte so the result is never
-/// NULL. The first runtime call checks that a CUDA device exists. If the
+/// Allocates \p bytes of device memory and returns the device pointer: a
+/// freed block of about that size kept by the runtime, else a block of the
+/// device memory the runtime reserved when the program started
+/// (POLYCUDA_RESERVE_MIB, default 256; 0: none), stream-ordered on the
+/// default stream, else cudaMalloc; a request for 0 bytes allocates 1
+/// byte so the result is never NULL. The first runtime call checks that a CUDA device exists. If the
 /// environment variable POLYCUDA_FAIL_ALLOC is set (to anything but "" or
 /// "0"), the allocation fails as if cudaMalloc returned
 /// cudaErrorMemoryAllocation, without touching the device. On failure prints

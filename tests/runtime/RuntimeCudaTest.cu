@@ -7,7 +7,8 @@
 // size). Then boxes of a 2-D array small enough to go through the pinned
 // slots (an interior box in after a kernel, a box out that is unpacked
 // only when the scop ends), once in a scop and once outside one, checking
-// every element inside and outside the boxes. Always compiled (a check that the header works from .cu
+// every element inside and outside the boxes; and the same again once the
+// runtime's reserved device memory is surely ready. Always compiled (a check that the header works from .cu
 // files); run only on a GPU machine. Returns 0 on success. With
 // POLYCUDA_FAIL_ALLOC=1 the first allocation must exit 1 (checked by
 // CheckFailure.cmake), which needs no GPU.
@@ -17,6 +18,7 @@
 #include "polycuda_cuda.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 #ifndef POLYCUDA_TEST_WHERE
 #define POLYCUDA_TEST_WHERE "vadd.c:12:3"
@@ -155,6 +157,13 @@ int main() {
       }
     }
   }
+  errors += boxesThroughSlots(true, where);
+  errors += boxesThroughSlots(false, where);
+  // Again once the runtime has surely reserved its device memory (about
+  // 10 ms after the program starts): the blocks now come from that pool,
+  // and the staged copy right after the allocation is ordered after it.
+  usleep(300 * 1000);
+  polycuda_cuda_synchronize(where);
   errors += boxesThroughSlots(true, where);
   errors += boxesThroughSlots(false, where);
   if (errors != 0) {
