@@ -218,6 +218,18 @@ void polycuda_cuda_launch_persistent(const void *kernel, int blocks,
                                      int cooperative, const char *name,
                                      const char *where);
 
+/// Registers \p count kernels (the addresses of __global__ functions of the
+/// caller's file) for the thread that prepares the staging pool when the
+/// program starts: once the context exists, it loads them
+/// (cudaFuncGetAttributes), so that with CUDA's lazy module loading (the
+/// default) their first launches do not load them (0.15-0.2 ms for a
+/// program's first kernel on the H200). The printed code registers its
+/// kernels from a static initializer. Kernels registered after that thread
+/// has passed this step, or when there is no such thread
+/// (POLYCUDA_TRANSFERS=plain or registered), load at their first launch as
+/// before. Never fails.
+void polycuda_cuda_preload(const void *const *kernels, int count);
+
 /// Waits for all device work (cudaDeviceSynchronize) and reports its errors;
 /// copies to the host through pinned slots are in place when it returns.
 void polycuda_cuda_synchronize(const char *where);

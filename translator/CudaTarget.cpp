@@ -57,6 +57,24 @@ public:
       text += kernel + "\n";
     return text;
   }
+  /// A static initializer registers the kernels with the runtime, whose
+  /// own thread loads them while the program starts (lazy module loading
+  /// would load each at its first launch).
+  std::string preloadKernels(unsigned region,
+                             const std::vector<std::string> &names) const override {
+    if (names.empty())
+      return "";
+    std::string list = "polycuda_kernels_" + std::to_string(region);
+    std::string text = "/* polycuda: loaded by the runtime while the program "
+                       "starts, not at their first launch */\n"
+                       "static const void *const " + list + "[] = {";
+    for (size_t i = 0; i < names.size(); ++i)
+      text += (i ? ", " : "") + std::string("(const void *)") + names[i];
+    return text + "};\nstatic const int polycuda_preloaded_" +
+           std::to_string(region) + " __attribute__((unused)) = (" +
+           runtime::kCudaPreload + "(" + list + ", " +
+           std::to_string(names.size()) + "), 0);\n";
+  }
   std::string setup(unsigned, const std::string &) const override {
     return "";
   }

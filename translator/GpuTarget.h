@@ -98,6 +98,14 @@ public:
   virtual std::string kernelDefinitions(unsigned region,
                                         const std::vector<std::string> &kernels,
                                         bool usesDouble) const = 0;
+  /// Definitions after a scop's kernels that have the runtime load the
+  /// kernels named `names` while the program starts (CUDA), or "".
+  virtual std::string preloadKernels(unsigned region,
+                                     const std::vector<std::string> &names) const {
+    (void)region;
+    (void)names;
+    return "";
+  }
   /// Host statements of a scop block.
   virtual std::string setup(unsigned region, const std::string &where) const = 0;
   virtual std::string alloc(const std::string &device, const std::string &type,

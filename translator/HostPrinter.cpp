@@ -181,12 +181,16 @@ std::string kernelDefinitionsOf(const GpuProgram &program, unsigned region,
           spell(array.type), constantVariable(scop, array),
           constant.elements));
     }
-  for (const Kernel &kernel : program.kernels)
+  std::vector<std::string> names;
+  for (const Kernel &kernel : program.kernels) {
     kernels.push_back(printKernel(program, kernel, region, target));
+    names.push_back(kernelName(scop, region, kernel));
+  }
   std::string persistent = printPersistentKernels(program, region, target);
   if (!persistent.empty())
     kernels.push_back(persistent);
-  return target.kernelDefinitions(region, kernels, usesDouble(*program.scop));
+  return target.kernelDefinitions(region, kernels, usesDouble(*program.scop)) +
+         target.preloadKernels(region, names);
 }
 
 /// The launch of the kernel that the host AST's user node `call`,

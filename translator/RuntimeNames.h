@@ -31,6 +31,7 @@ inline constexpr const char *kCudaBeginScop = "polycuda_cuda_begin_scop";
 inline constexpr const char *kCudaEndScop = "polycuda_cuda_end_scop";
 inline constexpr const char *kCudaCheckLaunch = "polycuda_cuda_check_launch";
 inline constexpr const char *kCudaSynchronize = "polycuda_cuda_synchronize";
+inline constexpr const char *kCudaPreload = "polycuda_cuda_preload";
 inline constexpr const char *kCudaPersistentBlocks =
     "polycuda_cuda_persistent_blocks";
 inline constexpr const char *kCudaLaunchPersistent =
@@ -64,7 +65,7 @@ inline constexpr const char *kAllNames[] = {
     kCLCopyBoxToHost, kCudaPersistentBlocks, kCudaLaunchPersistent,
     kCudaExpectBoxToHost, kCudaMarkWritten, kCudaCopyToConstant,
     kCudaCopyBoxesToDevice, kCudaCopyBoxesToHost, kCLCopyBoxesToDevice,
-    kCLCopyBoxesToHost};
+    kCLCopyBoxesToHost, kCudaPreload};
 
 } // namespace polycuda::translator::runtime
 
