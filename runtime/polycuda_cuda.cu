@@ -445,6 +445,27 @@ StagingPool *stagingPool(const char *where) {
   return nullptr;
 }
 
+/// True when most pages of the host bytes of `slabs` are not in memory yet
+/// (mincore): a copy into them faults every page in on the way, and plain
+/// cudaMemcpy to the host then runs at about 1.2 GB/s on the H100 host (a
+/// scop's output arrays that the program never initialised).
+bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
+  uintptr_t begin, stop;
+  size_t page = pagesOf(host, slabs, begin, stop);
+  std::vector<unsigned char> resident((stop - begin) / page);
+  if (resident.empty() ||
+      mincore((void *)begin, stop - begin, resident.data()) != 0)
+    return false; // not known: as if touched
+  size_t in = 0;
+  for (unsigned char r : resident)
+    in += r & 1;
+  return in * 2 < resident.size();
+}
+
+/// Whether a copy staged since the current scop began (see
+/// polycuda_cuda_begin_scop).
+bool stagedSinceScopBegan = false;
+
 //===- Small copies through pinned slots ----------------------------------===//
 //
 // cudaMemcpy from pageable memory waits for the device work issued before
@@ -512,6 +533,75 @@ void attachSlots() {
     return; // the memory is leaked on purpose, as a failed pool's
   }
   s.memory = memory;
+}
+
+/// Whether a copy of `bytes` under auto goes through a slot.
+bool usesSlot(size_t bytes, const char *where) {
+  return bytes <= kSlotBytes && slots().memory &&
+         poolHolder().state.load(std::memory_order_acquire) ==
+             PoolState::Ready &&
+         onPoolDevice(where);
+}
+
+/// Unpacks every copy to the host waiting in a slot, in the order issued.
+void unpackWaiting(const char *where) {
+  Slots &s = slots();
+  for (const WaitingOut &w : s.waiting) {
+    checkCall(cudaEventSynchronize(s.done[w.slot]), where,
+              "cudaEventSynchronize");
+    const char *from = s.memory + w.slot * kSlotBytes;
+    for (const Slab &slab : w.slabs)
+      for (size_t r = 0; r < slab.rows; ++r, from += slab.width)
+        memcpy(w.host + slab.offset + r * slab.pitch, from, slab.width);
+  }
+  s.waiting.clear();
+}
+
+/// Copies the slabs (at most kSlotBytes) through the next slot; a copy to
+/// the host is unpacked at once unless `wait` lets it wait for the end of
+/// the scop.
+void copyThroughSlot(bool toDevice, char *device, char *host,
+                     const std::vector<Slab> &slabs, bool wait,
+                     const char *where) {
+  Slots &s = slots();
+  unsigned slot = s.next;
+  s.next = (s.next + 1) % kSlots;
+  for (const WaitingOut &w : s.waiting)
+    if (w.slot == slot) {
+      unpackWaiting(where);
+      break;
+    }
+  if (s.queued[slot])
+    checkCall(cudaEventSynchronize(s.done[slot]), where,
+              "cudaEventSynchronize");
+  char *at = s.memory + slot * kSlotBytes;
+  for (const Slab &slab : slabs) {
+    if (toDevice)
+      for (size_t r = 0; r < slab.rows; ++r)
+        memcpy(at + r * slab.width, host + slab.offset + r * slab.pitch,
+               slab.width);
+    cudaMemcpyKind kind =
+        toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    char *dst = toDevice ? device + slab.offset : at;
+    const char *src = toDevice ? at : device + slab.offset;
+    size_t dstPitch = toDevice ? slab.pitch : slab.width;
+    size_t srcPitch = toDevice ? slab.width : slab.pitch;
+    if (slab.rows == 1)
+      checkCall(cudaMemcpyAsync(dst, src, slab.width, kind, 0), where,
+                "cudaMemcpyAsync (pinned slot)");
+    else
+      checkCall(cudaMemcpy2DAsync(dst, dstPitch, src, srcPitch, slab.width,
+                                  slab.rows, kind, 0),
+                where, "cudaMemcpy2DAsync (pinned slot)");
+    at += slab.rows * slab.width;
+  }
+  checkCall(cudaEventRecord(s.done[slot], 0), where, "cudaEventRecord");
+  s.queued[slot] = true;
+  if (toDevice)
+    return;
+  s.waiting.push_back(WaitingOut{slot, host, slabs});
+  if (!wait)
+    unpackWaiting(where);
 }
 
 //===- Kernels loaded when the program starts -----------------------------===//
@@ -641,96 +731,6 @@ void reserveDeviceMemory() {
   r.device = device;
   r.ready.store(true, std::memory_order_release);
 }
-
-/// Whether a copy of `bytes` under auto goes through a slot.
-bool usesSlot(size_t bytes, const char *where) {
-  return bytes <= kSlotBytes && slots().memory &&
-         poolHolder().state.load(std::memory_order_acquire) ==
-             PoolState::Ready &&
-         onPoolDevice(where);
-}
-
-/// Unpacks every copy to the host waiting in a slot, in the order issued.
-void unpackWaiting(const char *where) {
-  Slots &s = slots();
-  for (const WaitingOut &w : s.waiting) {
-    checkCall(cudaEventSynchronize(s.done[w.slot]), where,
-              "cudaEventSynchronize");
-    const char *from = s.memory + w.slot * kSlotBytes;
-    for (const Slab &slab : w.slabs)
-      for (size_t r = 0; r < slab.rows; ++r, from += slab.width)
-        memcpy(w.host + slab.offset + r * slab.pitch, from, slab.width);
-  }
-  s.waiting.clear();
-}
-
-/// Copies the slabs (at most kSlotBytes) through the next slot; a copy to
-/// the host is unpacked at once unless `wait` lets it wait for the end of
-/// the scop.
-void copyThroughSlot(bool toDevice, char *device, char *host,
-                     const std::vector<Slab> &slabs, bool wait,
-                     const char *where) {
-  Slots &s = slots();
-  unsigned slot = s.next;
-  s.next = (s.next + 1) % kSlots;
-  for (const WaitingOut &w : s.waiting)
-    if (w.slot == slot) {
-      unpackWaiting(where);
-      break;
-    }
-  if (s.queued[slot])
-    checkCall(cudaEventSynchronize(s.done[slot]), where,
-              "cudaEventSynchronize");
-  char *at = s.memory + slot * kSlotBytes;
-  for (const Slab &slab : slabs) {
-    if (toDevice)
-      for (size_t r = 0; r < slab.rows; ++r)
-        memcpy(at + r * slab.width, host + slab.offset + r * slab.pitch,
-               slab.width);
-    cudaMemcpyKind kind =
-        toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-    char *dst = toDevice ? device + slab.offset : at;
-    const char *src = toDevice ? at : device + slab.offset;
-    size_t dstPitch = toDevice ? slab.pitch : slab.width;
-    size_t srcPitch = toDevice ? slab.width : slab.pitch;
-    if (slab.rows == 1)
-      checkCall(cudaMemcpyAsync(dst, src, slab.width, kind, 0), where,
-                "cudaMemcpyAsync (pinned slot)");
-    else
-      checkCall(cudaMemcpy2DAsync(dst, dstPitch, src, srcPitch, slab.width,
-                                  slab.rows, kind, 0),
-                where, "cudaMemcpy2DAsync (pinned slot)");
-    at += slab.rows * slab.width;
-  }
-  checkCall(cudaEventRecord(s.done[slot], 0), where, "cudaEventRecord");
-  s.queued[slot] = true;
-  if (toDevice)
-    return;
-  s.waiting.push_back(WaitingOut{slot, host, slabs});
-  if (!wait)
-    unpackWaiting(where);
-}
-
-/// True when most pages of the host bytes of `slabs` are not in memory yet
-/// (mincore): a copy into them faults every page in on the way, and plain
-/// cudaMemcpy to the host then runs at about 1.2 GB/s on the H100 host (a
-/// scop's output arrays that the program never initialised).
-bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
-  uintptr_t begin, stop;
-  size_t page = pagesOf(host, slabs, begin, stop);
-  std::vector<unsigned char> resident((stop - begin) / page);
-  if (resident.empty() ||
-      mincore((void *)begin, stop - begin, resident.data()) != 0)
-    return false; // not known: as if touched
-  size_t in = 0;
-  for (unsigned char r : resident)
-    in += r & 1;
-  return in * 2 < resident.size();
-}
-
-/// Whether a copy staged since the current scop began (see
-/// polycuda_cuda_begin_scop).
-bool stagedSinceScopBegan = false;
 
 //===- Ordering copies and kernels ----------------------------------------===//
 //

@@ -60,11 +60,12 @@ extern "C" {
 /// device memory the runtime reserved when the program started
 /// (POLYCUDA_RESERVE_MIB, default 256; 0: none), stream-ordered on the
 /// default stream, else cudaMalloc; a request for 0 bytes allocates 1
-/// byte so the result is never NULL. The first runtime call checks that a CUDA device exists. If the
-/// environment variable POLYCUDA_FAIL_ALLOC is set (to anything but "" or
-/// "0"), the allocation fails as if cudaMalloc returned
-/// cudaErrorMemoryAllocation, without touching the device. On failure prints
-/// "<where>: error: cudaMalloc failed: ..." with the byte count and exits 1.
+/// byte so the result is never NULL. The first runtime call checks that a
+/// CUDA device exists. If the environment variable POLYCUDA_FAIL_ALLOC is
+/// set (to anything but "" or "0"), the allocation fails as if cudaMalloc
+/// returned cudaErrorMemoryAllocation, without touching the device. On
+/// failure prints "<where>: error: cudaMalloc failed: ..." with the byte
+/// count and exits 1.
 void *polycuda_cuda_alloc(size_t bytes, const char *where);
 
 /// Frees device memory returned by polycuda_cuda_alloc; NULL is ignored.

@@ -8,10 +8,10 @@
 // slots (an interior box in after a kernel, a box out that is unpacked
 // only when the scop ends), once in a scop and once outside one, checking
 // every element inside and outside the boxes; and the same again once the
-// runtime's reserved device memory is surely ready. Always compiled (a check that the header works from .cu
-// files); run only on a GPU machine. Returns 0 on success. With
-// POLYCUDA_FAIL_ALLOC=1 the first allocation must exit 1 (checked by
-// CheckFailure.cmake), which needs no GPU.
+// runtime's reserved device memory is surely ready. Always compiled (a
+// check that the header works from .cu files); run only on a GPU machine.
+// Returns 0 on success. With POLYCUDA_FAIL_ALLOC=1 the first allocation
+// must exit 1 (checked by CheckFailure.cmake), which needs no GPU.
 //
 //===----------------------------------------------------------------------===//
 
