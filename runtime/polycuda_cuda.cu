@@ -272,11 +272,8 @@ PoolHolder &poolHolder() {
 }
 
 unsigned defaultWorkers() {
-  if (const char *v = getenv("POLYCUDA_TRANSFER_THREADS"))
-    if (atoi(v) > 0)
-      return (unsigned)atoi(v);
-  unsigned cores = std::thread::hardware_concurrency();
-  return std::max(2u, std::min(8u, cores / 2));
+  return polycuda::staging::workerCount(std::thread::hardware_concurrency(),
+                                        getenv("POLYCUDA_TRANSFER_THREADS"));
 }
 
 /// The threads that fault a scop's output pages in ahead (see

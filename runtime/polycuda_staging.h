@@ -592,6 +592,21 @@ private:
   const char *operation = nullptr;
 };
 
+/// The pool's workers on a host of `cores` cores (0: not known), given
+/// `setting`, the value of POLYCUDA_TRANSFER_THREADS (null, or not a
+/// positive number: unset): the setting, else half the cores (at least 2,
+/// at most 8); never more than the cores but one. The workers spin while a
+/// copy runs, and the calling thread issues its DMAs: with a worker on
+/// every core it waited for one. On the H200 host's 16 cores, 16 workers
+/// took bicg's, gemm's and gesummv's copies to 2.8-9.4 ms, against 0.9-1.3
+/// ms with 8 to 15 (bench/results/copies_h200_0399691/).
+inline unsigned workerCount(unsigned cores, const char *setting) {
+  unsigned wanted = std::max(2u, std::min(8u, cores / 2));
+  if (setting && atoi(setting) > 0)
+    wanted = (unsigned)atoi(setting);
+  return cores ? std::min(wanted, cores - 1) : wanted;
+}
+
 /// Chunks of about a quarter of the copy (POLYCUDA_STAGING_CHUNKS), at least
 /// kMinChunkBytes, at most one buffer. Fewer, larger DMAs to the host run
 /// faster: on the H100 host (8 workers) 8 MiB to the host ran at 42 GB/s

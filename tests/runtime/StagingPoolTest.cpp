@@ -98,6 +98,27 @@ void copyRandomBoxes(StagingPool &pool, unsigned seed, int copies) {
   }
 }
 
+// Half the cores (2 to 8) or POLYCUDA_TRANSFER_THREADS's setting, and never
+// a worker on every core: the caller, which issues the DMAs, keeps one.
+TEST(StagingPool, WorkersLeaveTheCallerACore) {
+  EXPECT_EQ(workerCount(16, nullptr), 8u);
+  EXPECT_EQ(workerCount(128, nullptr), 8u);
+  EXPECT_EQ(workerCount(8, nullptr), 4u);
+  EXPECT_EQ(workerCount(4, nullptr), 2u);
+  EXPECT_EQ(workerCount(2, nullptr), 1u);
+  EXPECT_EQ(workerCount(1, nullptr), 0u);
+  EXPECT_EQ(workerCount(16, "12"), 12u);
+  EXPECT_EQ(workerCount(16, "15"), 15u);
+  EXPECT_EQ(workerCount(16, "16"), 15u);
+  EXPECT_EQ(workerCount(16, "64"), 15u);
+  EXPECT_EQ(workerCount(2, "8"), 1u);
+  for (const char *unset : {"", "0", "-3", "many"})
+    EXPECT_EQ(workerCount(16, unset), 8u) << unset;
+  // Cores not known: the setting or 2, as before.
+  EXPECT_EQ(workerCount(0, nullptr), 2u);
+  EXPECT_EQ(workerCount(0, "6"), 6u);
+}
+
 TEST(StagingPool, ChunksAndPiecesCoverTheBoxOnce) {
   std::mt19937 random(7);
   for (int n = 0; n < 200; ++n) {
