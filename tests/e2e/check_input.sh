@@ -48,8 +48,7 @@ c)
   ;;
 cuda)
   "$polycuda" --target=cuda "${pflags[@]}" ${E2E_CFLAGS:-} "$input" -o out.cu
-  runtime_code="$runtime/polycuda_cuda.cu"
-  [ -n "${E2E_CUDA_RUNTIME_LIB:-}" ] && runtime_code=$E2E_CUDA_RUNTIME_LIB
+  runtime_code=${E2E_CUDA_RUNTIME_LIB:-$runtime/polycuda_cuda.cu}
   "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" out.cu out.host.c \
     "$runtime_code" -o out -lm
   if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
