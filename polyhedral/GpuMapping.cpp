@@ -1038,7 +1038,6 @@ private:
     reduction.owners = kernel.instances; // set by mapBand (never null:
                                          // isl objects copy only then)
     const ReductionForm &first = updates.front().second;
-    reduction.write = first.write;
     reduction.array = updates.front().first->accesses[first.write].array;
     reduction.op = first.op;
     reduction.member = mapped;

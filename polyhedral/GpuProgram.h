@@ -128,14 +128,13 @@ inline std::string unrollMarkName(const std::vector<long> &extents) {
 /// smaller of x and total). The partial sums reorder the sequential ones
 /// (`--reductions=off` keeps them).
 struct BlockReduction {
-  /// The statements (indices into Scop::statements, the first one's
-  /// write names the element), and their references to the reduced
-  /// element, (statement, access): the writes and the reads of `x op= e`
-  /// or `x = x op e`, which read and write `variable` instead.
+  /// The statements (indices into Scop::statements), and their references
+  /// to the reduced element, (statement, access): the writes and the reads
+  /// of `x op= e` or `x = x op e`, which read and write `variable` instead.
+  /// The statements' writes need not reach the same elements (fused nests,
+  /// branches): the block's combine updates those of all of them.
   std::vector<unsigned> statements;
   std::vector<std::pair<unsigned, unsigned>> references;
-  /// The first statement's write of the element.
-  unsigned write = 0;
   unsigned array = 0;
   /// '+' (also for `-=` and `x = x - e`), '*', '>' (maximum) or '<'
   /// (minimum).

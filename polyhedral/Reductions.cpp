@@ -237,18 +237,23 @@ void insertBlockReductions(GpuProgram &program) {
     isl::union_map prefix = node.get_prefix_schedule_union_map();
     isl::set outside =
         isl::set::universe(prefix.range().as_set().get_space());
-    // The elements of this thread's first lane.
-    const Statement &stmt = scop.statements[reduction.statements.front()];
+    // The elements of this thread's first lane: those that any of the
+    // statements writes. Their domains differ where isl fused nests (one's
+    // D[i + 1][i + 2] for i < n, another's D[j + 2][j + 3] for j < n) or a
+    // statement is a branch (nussinov's i < j - 1), and an element that only
+    // other statements than the first update would lose its lanes' partials.
     unsigned lane = reduction.member;
     std::string t = program.names.threadId + std::to_string(lane);
     isl::set first(scop.ctx, "[" + t + "] -> { : " + t + " = 0 }");
     isl::union_set owners =
         reduction.owners.intersect(kernel.domain).intersect_params(first);
-    isl::set elements =
-        isl::union_map(stmt.accesses[reduction.write].relation)
-            .intersect_domain(owners)
-            .range()
-            .as_set();
+    isl::union_map writes = isl::union_map::empty(scop.ctx);
+    for (const auto &[index, access] : reduction.references) {
+      const Access &reference = scop.statements[index].accesses[access];
+      if (reference.kind == Access::Kind::MustWrite)
+        writes = writes.unite(isl::union_map(reference.relation));
+    }
+    isl::set elements = writes.intersect_domain(owners).range().as_set();
     std::string index = "0"; // one reduction per kernel
     isl::map combine = mapFromDomainAndRange(
         outside, withTupleName(elements, "polycuda_combine_" + index));
