@@ -629,7 +629,7 @@ std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache) {
       mapsOf(scop.originalSchedule).front().range_tuple_dim();
   for (unsigned a = 0, count = scop.arrays.size(); a < count; ++a) {
     const Array &array = scop.arrays[a];
-    if (array.rank() == 0 || !array.isWritten || array.isLocal)
+    if (array.rank() == 0 || !array.isWritten)
       continue;
     std::vector<Statement *> stmts = accessorsOf(scop, a);
     unsigned depth = arrayExpansionDepth(scop, deps, depsOf, a, stmts);

@@ -61,6 +61,10 @@ DiagInfo infoOf(Diag diag) {
   case Diag::IteratorModified:
     return {L::Error, "loop variable '%0' is modified in the loop body; only "
                       "the loop increment may change it"};
+  case Diag::IteratorWraps:
+    return {L::Error, "loop variable %0 may take a value outside its type, "
+                      "which C wraps around, or the loop may not end; give "
+                      "it a wider signed type such as 'int' or 'long'"};
   case Diag::UnknownFunction:
     return {L::Error, "call to unknown function '%0' is not supported in a "
                       "scop; only math functions such as sqrt, exp, pow and "

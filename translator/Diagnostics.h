@@ -32,6 +32,7 @@ enum class Diag {
   UnsupportedLoopInit,
   UnsupportedLoopCondition,
   IteratorModified,
+  IteratorWraps,
   UnknownFunction,
   UnsupportedType,
   PointerAccess,

@@ -138,7 +138,8 @@ private:
       return;
     }
     try {
-      scopbuilder::buildScop(ast, *region.scop, stmts, function, e);
+      scopbuilder::buildScop(ast, *region.scop, stmts, function, e,
+                             region.usedNames);
     } catch (const scopbuilder::Abandon &) {
       return;
     } catch (const isl::exception &ex) {

@@ -574,4 +574,68 @@ void f(int n, double A[100]) {
 }
 
 } // namespace
+TEST_F(ScopBuilderTest, IteratorReadAfterItsLoopGetsItsExitValue) {
+  // `i` is read after its loop: the last iteration leaves `i + 2` in it,
+  // and where no iteration runs, the initial value.
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[100]) {
+  int i;
+#pragma scop
+  for (i = 1; i < n; i += 2)
+    A[i] = 0.0;
+  A[0] = i;
+#pragma endscop
+}
+)");
+  ASSERT_EQ(4u, scop.statements.size()) << scop.str();
+  const Statement &last = stmt(scop, 1);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S1[i] : i >= 1 and n - 2 <= i < n "
+                                "and (i - 1) mod 2 = 0 }"),
+                last.domain);
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S1[i] -> i[] : i >= 1 and "
+                                "n - 2 <= i < n and (i - 1) mod 2 = 0 }"),
+                accessesOf(last, Access::Kind::MustWrite).at(0));
+  const Statement &none = stmt(scop, 2);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S2[] : n <= 1 }"), none.domain);
+  EXPECT_EQ((std::vector<int>{1}), none.beta); // after the loop, at 0
+}
+
+TEST_F(ScopBuilderTest, IteratorNotReadAfterItsLoopGetsNoExitValue) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[100]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = 0.0;
+  for (i = 0; i < n; i++)
+    A[i] += 1.0;
+#pragma endscop
+}
+)");
+  EXPECT_EQ(2u, scop.statements.size()) << scop.str();
+}
+
+TEST_F(ScopBuilderTest, SameNamedLocalsOfSiblingBlocksAreDistinct) {
+  // Each declaration is its own variable; a local that shadows a variable
+  // the scop also uses gets a fresh name.
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[100], double B[100]) {
+  double t = 1.0;
+#pragma scop
+  for (int i = 0; i < n; i++) { double t = A[i]; B[i] = t; }
+  for (int i = 0; i < n; i++) { double t = B[i]; A[i] = t; }
+  t = A[0];
+#pragma endscop
+}
+)");
+  std::vector<std::string> names;
+  for (const polyhedral::Array &array : scop.arrays)
+    names.push_back(array.name);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ((std::vector<std::string>{"A", "B", "t", "t_1", "t_2"}), names);
+  int outer = scop.findArray("t");
+  ASSERT_GE(outer, 0);
+  EXPECT_FALSE(scop.arrays[outer].isLocal);
+}
+
 } // namespace polycuda::test

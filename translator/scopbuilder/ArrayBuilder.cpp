@@ -53,7 +53,7 @@ unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
   if (it != arrayIds.end())
     return it->second;
   polyhedral::Array array;
-  array.name = var->getName().str();
+  array.name = nameFor(var);
   array.declLoc = state.locOf(var->getLocation());
   QualType type = var->getType();
   if (auto *parm = dyn_cast<ParmVarDecl>(var))
@@ -79,6 +79,28 @@ unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
   state.scop.arrays.push_back(array);
   arrayIds[var] = id;
   return id;
+}
+
+/// The name of `var` in the scop: its own, unless it is declared in the
+/// scop and another variable of the scop (in a sibling block, or outside
+/// and shadowed) has that name; then a fresh one, new in the function.
+std::string ArrayBuilder::nameFor(const VarDecl *var) const {
+  std::string name = var->getName().str();
+  auto taken = [&](const std::string &candidate) {
+    for (const polyhedral::Array &array : state.scop.arrays)
+      if (array.name == candidate)
+        return true;
+    return false;
+  };
+  if (!localVars.count(var) || (!taken(name) && !reserved.count(name)))
+    return name;
+  std::string candidate;
+  for (int i = 1;; ++i) {
+    candidate = name + "_" + std::to_string(i);
+    if (!taken(candidate) && !reserved.count(candidate) &&
+        !functionNames.count(candidate))
+      return candidate;
+  }
 }
 
 /// The extent of the dimension of `var` whose type is `type` (`first`: the

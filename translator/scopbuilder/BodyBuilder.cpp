@@ -107,6 +107,30 @@ void BodyBuilder::initialization(polyhedral::Statement &stmt,
   current = &stmt;
   stmt.op = "=";
   stmt.rhs = value(var->getInit());
+  stmt.lhs = scalarWrite(var);
+}
+
+void BodyBuilder::iteratorExit(polyhedral::Statement &stmt, const VarDecl *var,
+                               const clang::Expr *init,
+                               const std::string &iterator, long step) {
+  current = &stmt;
+  stmt.op = "=";
+  if (init) {
+    stmt.rhs = value(init);
+  } else {
+    ExprPtr it = makeExpr(Expr::Kind::Iterator);
+    it->name = iterator;
+    ExprPtr by = makeExpr(Expr::Kind::IntLit);
+    by->literal = std::to_string(step < 0 ? -step : step);
+    stmt.rhs = makeExpr(Expr::Kind::Binary);
+    stmt.rhs->op = step < 0 ? "-" : "+";
+    stmt.rhs->args = {it, by};
+  }
+  stmt.lhs = scalarWrite(var);
+}
+
+/// A write of scalar `var` by the current statement.
+ExprPtr BodyBuilder::scalarWrite(const VarDecl *var) {
   unsigned id = arrays.arrayFor(var, var->getLocation());
   polyhedral::Scop &scop = state.scop;
   ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
@@ -116,12 +140,12 @@ void BodyBuilder::initialization(polyhedral::Statement &stmt,
   access.array = id;
   access.relation =
       isl::map(scop.ctx, state.paramPrefix + "{ " +
-                             state.iterationTuple(stmt.name) + " -> " +
+                             state.iterationTuple(current->name) + " -> " +
                              ref->name + "[] }");
   scop.arrays[id].isWritten = true;
-  ref->access = stmt.accesses.size();
-  stmt.accesses.push_back(access);
-  stmt.lhs = ref;
+  ref->access = current->accesses.size();
+  current->accesses.push_back(access);
+  return ref;
 }
 
 void BodyBuilder::refusePointerArithmetic(const clang::Expr *e) {

@@ -9,6 +9,8 @@
 
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace polycuda::translator::scopbuilder {
@@ -106,15 +108,82 @@ void collectVariables(BuildState &state, const std::vector<Stmt *> &stmts) {
   }
 }
 
+/// The variable a `for` statement initializes (`i = e` or `int i = e`), or
+/// null.
+const VarDecl *loopVariable(const ForStmt *loop) {
+  if (auto *decl = dyn_cast_or_null<DeclStmt>(loop->getInit()))
+    return decl->isSingleDecl() ? dyn_cast<VarDecl>(decl->getSingleDecl())
+                                : nullptr;
+  if (auto *assign = dyn_cast_or_null<BinaryOperator>(loop->getInit()))
+    return assign->getOpcode() == BO_Assign ? varOf(assign->getLHS())
+                                            : nullptr;
+  return nullptr;
+}
+
+/// Records in state.liveIterators the variables of the scop whose value
+/// after a loop over them may be read: referenced somewhere in `function`
+/// (the scop included) outside every loop over them, or of static storage.
+/// A loop that assigns its variable first (`for (i = 0; ...)`) reads no
+/// earlier value.
+void collectLiveIterators(BuildState &state, FunctionDecl *function) {
+  struct Outside : RecursiveASTVisitor<Outside> {
+    std::vector<const VarDecl *> loopVars;
+    std::set<const VarDecl *> found;
+    bool TraverseForStmt(ForStmt *loop) {
+      loopVars.push_back(loopVariable(loop));
+      bool result = RecursiveASTVisitor::TraverseForStmt(loop);
+      loopVars.pop_back();
+      return result;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      auto *var = dyn_cast<VarDecl>(ref->getDecl());
+      if (var && std::find(loopVars.begin(), loopVars.end(), var) ==
+                     loopVars.end())
+        found.insert(var);
+      return true;
+    }
+  } outside;
+  outside.TraverseDecl(function);
+  for (const VarDecl *var : state.written)
+    if (var->hasGlobalStorage() || outside.found.count(var))
+      state.liveIterators.insert(var);
+}
+
+/// The names of the variables `stmts` reference but do not declare.
+std::set<std::string> outerNames(const std::vector<Stmt *> &stmts) {
+  struct Names : RecursiveASTVisitor<Names> {
+    std::set<const VarDecl *> declared;
+    std::set<const VarDecl *> referenced;
+    bool VisitVarDecl(VarDecl *var) {
+      declared.insert(var);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        referenced.insert(var);
+      return true;
+    }
+  } names;
+  for (Stmt *s : stmts)
+    names.TraverseStmt(s);
+  std::set<std::string> result;
+  for (const VarDecl *var : names.referenced)
+    if (!names.declared.count(var))
+      result.insert(var->getName().str());
+  return result;
+}
+
 } // namespace
 
 void buildScop(ASTContext &ast, polyhedral::Scop &scop,
                const std::vector<Stmt *> &stmts, FunctionDecl *function,
-               unsigned endOffset) {
+               unsigned endOffset,
+               const std::vector<std::string> &functionNames) {
   BuildState state(ast, scop);
   for (Stmt *s : stmts)
     checkExpressionDepth(state, s);
   collectVariables(state, stmts);
+  collectLiveIterators(state, function);
   std::string paramList;
   for (const std::string &p : scop.params)
     paramList += (paramList.empty() ? "" : ", ") + p;
@@ -123,6 +192,8 @@ void buildScop(ASTContext &ast, polyhedral::Scop &scop,
 
   AffineBuilder affine(state);
   ArrayBuilder arrays(state, affine);
+  arrays.reserveNames(outerNames(stmts),
+                      {functionNames.begin(), functionNames.end()});
   BodyBuilder bodies(state, affine, arrays);
   StatementBuilder statements(state, affine, arrays, bodies);
   statements.build(stmts);

@@ -70,6 +70,24 @@ std::string BuildState::iterationTuple(const std::string &name) const {
   return tuple + "]";
 }
 
+isl::set BuildState::iterationDomain(const std::string &name) const {
+  std::string cond;
+  for (const std::string &c : constraints)
+    cond += (cond.empty() ? "" : " and ") + c;
+  isl::set domain(scop.ctx, paramPrefix + "{ " + iterationTuple(name) +
+                               (cond.empty() ? "" : " : " + cond) + " }");
+  for (const isl::set &set : loopSets) {
+    // { name[i0, ..., in] -> L[i0, ..., ik] }
+    std::string prefix = "L[";
+    for (unsigned d = 0; d < set.tuple_dim(); ++d)
+      prefix += (d ? ", " : "") + loops[d].name;
+    isl::map outer(scop.ctx, paramPrefix + "{ " + iterationTuple(name) +
+                                 " -> " + prefix + "] }");
+    domain = domain.intersect(set.apply(outer.reverse()));
+  }
+  return domain;
+}
+
 std::string BuildState::freshIslName(const std::string &base) {
   std::string name = base;
   if (kIslKeywords.count(name))

@@ -82,6 +82,10 @@ struct BuildState {
 
   /// Variables written anywhere in the scop.
   std::set<const clang::VarDecl *> written;
+  /// Loop variables whose value after their loop may be read: referenced
+  /// in the scop outside every loop over them, or in the function outside
+  /// the scop, or of static storage. Their loops leave C's exit value.
+  std::set<const clang::VarDecl *> liveIterators;
   /// The isl names of the parameters.
   std::map<const clang::VarDecl *, std::string> paramNames;
 
@@ -89,6 +93,10 @@ struct BuildState {
   std::vector<Loop> loops;
   /// The conditions on them (a conjunction, isl syntax).
   std::vector<std::string> constraints;
+  /// More conditions, as sets of the iterations of loops around
+  /// (`{ L[i0, ..., ik] }` for the k + 1 outermost): where a loop's
+  /// condition holds again after it first fails (`i != n`).
+  std::vector<isl::set> loopSets;
 
   /// Set while expressionOrNone probes a subscript: fail() reports nothing.
   bool probing = false;
@@ -109,6 +117,9 @@ struct BuildState {
   const Loop *loopOf(const clang::VarDecl *var) const;
   /// `name[i, j, ...]` over the iterators of the loops around.
   std::string iterationTuple(const std::string &name) const;
+  /// `{ name[i, j, ...] : constraints }`: the iterations of the loops
+  /// around that satisfy the conditions around.
+  isl::set iterationDomain(const std::string &name) const;
 
   /// An isl name for `base` that is no isl keyword and in use by no other
   /// name until it is released.
@@ -169,6 +180,13 @@ public:
   unsigned arrayFor(const clang::VarDecl *var, clang::SourceLocation useLoc);
   /// `var` is declared inside the scop.
   void declareLocal(const clang::VarDecl *var) { localVars.insert(var); }
+  /// Names no variable declared in the scop may take: those of the other
+  /// variables the scop references (`names`) and every identifier of the
+  /// enclosing function (`taken`, for fresh names).
+  void reserveNames(std::set<std::string> names, std::set<std::string> taken) {
+    reserved = std::move(names);
+    functionNames = std::move(taken);
+  }
   /// Marks the scalars whose value may be needed after the scop: globals,
   /// statics and locals referenced after `endOffset` in `function`.
   void markUsedAfter(clang::FunctionDecl *function, unsigned endOffset);
@@ -178,6 +196,10 @@ private:
   AffineBuilder &affine;
   std::map<const clang::VarDecl *, unsigned> arrayIds;
   std::set<const clang::VarDecl *> localVars;
+  std::set<std::string> reserved;
+  std::set<std::string> functionNames;
+
+  std::string nameFor(const clang::VarDecl *var) const;
 
   isl::pw_aff extentOf(const clang::ArrayType *type, bool first,
                        const clang::VarDecl *var, polyhedral::Array &array);
@@ -200,6 +222,12 @@ public:
                   const clang::Expr *rhsValue);
   /// Fills `stmt` from the initialization of `var`, declared in the scop.
   void initialization(polyhedral::Statement &stmt, const clang::VarDecl *var);
+  /// Fills `stmt` as `var = value`, `var` a scalar of the scop: the value a
+  /// loop leaves in its iterator, `init` (the loop's initial value) or
+  /// `iterator + step` (its last iteration's increment) when `init` is null.
+  void iteratorExit(polyhedral::Statement &stmt, const clang::VarDecl *var,
+                    const clang::Expr *init, const std::string &iterator,
+                    long step);
   /// Fails if `e` is arithmetic on a pointer.
   void refusePointerArithmetic(const clang::Expr *e);
 
@@ -220,6 +248,7 @@ private:
   polyhedral::ExprPtr arrayRef(const clang::Expr *e,
                                polyhedral::Access::Kind kind);
   polyhedral::ExprPtr writeRef(const clang::Expr *lhs, bool alsoRead);
+  polyhedral::ExprPtr scalarWrite(const clang::VarDecl *var);
   bool isArrayOrScalarRef(const clang::Expr *e);
   void refusePointerUse(const clang::Expr *e);
   [[noreturn]] void refuseExpressionStatement(const clang::Expr *e);
@@ -256,7 +285,13 @@ private:
 
   void buildStmt(clang::Stmt *s, int position);
   void buildBody(clang::Stmt *body);
-  void buildFor(clang::ForStmt *loop);
+  int buildFor(clang::ForStmt *loop, int position);
+  void buildLoopExit(const clang::ForStmt *loop, const clang::VarDecl *var,
+                     const clang::Expr *init, long step,
+                     const isl::set &domain);
+  void checkIteratorRange(const clang::VarDecl *var, const isl::set &values,
+                          clang::SourceLocation loc);
+  isl::set keepFirstRun(long step);
   void buildIf(clang::IfStmt *branch);
   void buildAssignment(const clang::Expr *e,
                        const clang::Expr *rhsValue = nullptr);
@@ -265,15 +300,19 @@ private:
   loopInit(clang::ForStmt *loop);
   void checkNotModified(clang::Stmt *body, const clang::VarDecl *var);
   polyhedral::Statement &newStatement(clang::SourceLocation loc);
-  void finishStatement();
+  /// Completes the current statement; its domain is `domain` when given,
+  /// else the iterations of the loops around under their conditions.
+  void finishStatement(isl::set domain = isl::set());
 };
 
 /// Builds `scop` from `stmts`, the statements of one region of `function`
-/// that ends at byte offset `endOffset`. Throws Abandon after reporting a
+/// that ends at byte offset `endOffset`; `functionNames` are the
+/// identifiers of the function. Throws Abandon after reporting a
 /// diagnostic.
 void buildScop(clang::ASTContext &ast, polyhedral::Scop &scop,
                const std::vector<clang::Stmt *> &stmts,
-               clang::FunctionDecl *function, unsigned endOffset);
+               clang::FunctionDecl *function, unsigned endOffset,
+               const std::vector<std::string> &functionNames);
 
 } // namespace polycuda::translator::scopbuilder
 

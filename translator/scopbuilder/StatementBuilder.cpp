@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "ScopBuilderInternal.h"
 
+#include "IslExtras.h"
+
 #include <clang/AST/RecursiveASTVisitor.h>
 
 using namespace clang;
@@ -82,6 +84,24 @@ std::optional<long> constantStep(const clang::Expr *inc, const VarDecl *var,
   return step;
 }
 
+/// `[lo, hi]`, the values of C integer type `type`.
+std::pair<std::string, std::string> rangeOf(const ASTContext &ast,
+                                            QualType type) {
+  unsigned width = ast.getIntWidth(type);
+  bool isUnsigned = type->isUnsignedIntegerType();
+  llvm::SmallString<24> low, high;
+  llvm::APSInt::getMinValue(width, isUnsigned).toString(low, 10);
+  llvm::APSInt::getMaxValue(width, isUnsigned).toString(high, 10);
+  return {low.str().str(), high.str().str()};
+}
+
+/// C wraps a variable of `type` around its range (unsigned), or it is
+/// narrower than int, where the conversion back of `i + c` wraps (gcc);
+/// signed int and long may not overflow.
+bool mayWrapAround(const ASTContext &ast, QualType type) {
+  return type->isUnsignedIntegerType() || ast.getIntWidth(type) < 32;
+}
+
 } // namespace
 
 void StatementBuilder::build(const std::vector<Stmt *> &stmts) {
@@ -122,8 +142,9 @@ void StatementBuilder::buildStmt(Stmt *s, int position) {
       return;
     }
   }
+  int taken = 1;
   if (auto *loop = dyn_cast<ForStmt>(s))
-    buildFor(loop);
+    taken = buildFor(loop, position);
   else if (auto *branch = dyn_cast<IfStmt>(s))
     buildIf(branch);
   else if (auto *e = dyn_cast<clang::Expr>(s))
@@ -135,7 +156,7 @@ void StatementBuilder::buildStmt(Stmt *s, int position) {
                s->getSourceRange());
   // Nested statements overwrite nextPosition; this level continues here.
   if (!isa<IfStmt>(s))
-    nextPosition = position + 1;
+    nextPosition = position + taken;
 }
 
 void StatementBuilder::buildBody(Stmt *body) {
@@ -200,7 +221,10 @@ StatementBuilder::loopInit(ForStmt *loop) {
   return {var, init};
 }
 
-void StatementBuilder::buildFor(ForStmt *loop) {
+/// Returns the number of positions the loop takes at its level: 2 where
+/// a statement after it gives its variable the initial value when it runs
+/// no iteration.
+int StatementBuilder::buildFor(ForStmt *loop, int position) {
   auto [var, init] = loopInit(loop);
   // Increment: constant step.
   std::optional<long> step;
@@ -235,12 +259,136 @@ void StatementBuilder::buildFor(ForStmt *loop) {
                           " + " + std::to_string(stride) + " * e_" + name +
                           "))");
   constraints.push_back(affine.condition(loop->getCond()));
+  size_t savedSets = state.loopSets.size();
+  isl::set holds = keepFirstRun(*step);
+  // The values the variable takes, and the one it is left with: the last
+  // iteration's plus the step, or the initial value where none runs.
+  bool live = state.liveIterators.count(var) > 0;
+  bool mayWrap = mayWrapAround(state.ast, var->getType());
+  isl::set iterations, last;
+  isl::map stepBack;
+  if (live || mayWrap) {
+    iterations = state.iterationDomain("L");
+    std::string tuple = state.iterationTuple("L");
+    std::string shifted = tuple;
+    shifted.insert(shifted.size() - 1, " - (" + std::to_string(*step) + ")");
+    // { L[o, i] -> L[o, i - step] }
+    stepBack = isl::map(state.scop.ctx, state.paramPrefix + "{ " + tuple +
+                                            " -> " + shifted + " }");
+    last = iterations.subtract(iterations.apply(stepBack));
+  }
   beta.push_back(0);
   buildBody(loop->getBody());
+  if (live) {
+    // In the last iteration, after the body (which cannot write `var`).
+    beta.back() = nextPosition;
+    buildLoopExit(loop, var, nullptr, *step, last);
+  }
   beta.pop_back();
   constraints.resize(saved);
+  state.loopSets.resize(savedSets);
   state.loops.pop_back();
   state.releaseIslName(name);
+  if (!live && !mayWrap)
+    return 1;
+  // { L[o, i] -> L[o] } and { L[o] -> L[o, x] : x = lower }.
+  std::string outer = state.iterationTuple("L");
+  std::string inner = outer;
+  inner.insert(inner.size() - 1, (state.loops.empty() ? "" : ", ") + name);
+  isl::map enclosing(state.scop.ctx,
+                     state.paramPrefix + "{ " + inner + " -> " + outer + " }");
+  isl::set none =
+      state.iterationDomain("L").subtract(iterations.apply(enclosing));
+  if (mayWrap) {
+    isl::set initial = none.apply(isl::map(
+        state.scop.ctx, state.paramPrefix + "{ " + outer + " -> " + inner +
+                            " : " + name + " = " + lower + " }"));
+    // Where the condition holds, not only the first run: a loop whose
+    // condition holds again after it wraps around (`i != 16`) is no
+    // shorter in C.
+    checkIteratorRange(
+        var, holds.unite(last.apply(stepBack.reverse())).unite(initial),
+        loop->getBeginLoc());
+  }
+  if (!live || none.is_empty())
+    return 1;
+  beta.back() = position + 1;
+  buildLoopExit(loop, var, init, *step, none);
+  return 2;
+}
+
+/// C runs a loop until its condition first fails. Where the condition of
+/// the innermost loop (the last constraint) holds again after that
+/// (`i != n`, `i > 5 && i < n` from 0), only the iterations before the
+/// first failure remain, and none where it never fails (the loop would not
+/// end: its variable would overflow). Returns where the condition holds.
+isl::set StatementBuilder::keepFirstRun(long step) {
+  isl::set holds = state.iterationDomain("L");
+  std::string cond = state.constraints.back();
+  state.constraints.pop_back();
+  isl::set fails = state.iterationDomain("L").subtract(holds);
+  state.constraints.push_back(cond);
+  // { L[o, b] -> L[o, i] : i after b } and before, in the loop's order.
+  std::string from = state.iterationTuple("L"), to = from;
+  const std::string &name = state.loops.back().name;
+  std::string b = state.freshIslName("b");
+  from.replace(from.size() - 1 - name.size(), name.size(), b);
+  std::string later = step > 0 ? " > " : " < ";
+  std::string earlier = step > 0 ? " < " : " > ";
+  isl::map after(state.scop.ctx, state.paramPrefix + "{ " + from + " -> " +
+                                     to + " : " + name + later + b + " }");
+  isl::map before(state.scop.ctx, state.paramPrefix + "{ " + from + " -> " +
+                                      to + " : " + name + earlier + b + " }");
+  state.releaseIslName(b);
+  isl::set run =
+      holds.subtract(fails.apply(after)).intersect(fails.apply(before));
+  if (!run.is_equal(holds))
+    state.loopSets.push_back(run);
+  return holds;
+}
+
+/// `var = init` (`init` given) or `var = i + step` (`i` the innermost loop
+/// around), at `beta`, for the iterations `domain`: what `loop` leaves in
+/// its variable.
+void StatementBuilder::buildLoopExit(const ForStmt *loop, const VarDecl *var,
+                                     const clang::Expr *init, long step,
+                                     const isl::set &domain) {
+  polyhedral::Statement &stmt = newStatement(loop->getBeginLoc());
+  bodies.iteratorExit(stmt, var, init,
+                      init ? "" : state.loops.back().name, step);
+  finishStatement(domain);
+}
+
+/// Fails unless every value in `values` (`{ L[o, i] }`, `i` the values of
+/// `var`) fits its type, for parameters that fit theirs: C's unsigned and
+/// narrow iterators wrap around where the model's integers do not.
+void StatementBuilder::checkIteratorRange(const VarDecl *var,
+                                          const isl::set &values,
+                                          SourceLocation loc) {
+  QualType type = var->getType();
+  // Parameters within their types' ranges.
+  std::string cond;
+  for (const auto &[param, name] : state.paramNames) {
+    auto [low, high] = rangeOf(state.ast, param->getType());
+    cond += (cond.empty() ? "" : " and ") + low + " <= " + name + " <= " + high;
+  }
+  std::string tuple = polyhedral::tupleName(values) + "[";
+  unsigned n = values.tuple_dim();
+  for (unsigned d = 0; d < n; ++d)
+    tuple += (d ? ", " : "") + std::string("polycuda_v") + std::to_string(d);
+  tuple += "]";
+  auto [low, high] = rangeOf(state.ast, type);
+  std::string last = "polycuda_v" + std::to_string(n - 1);
+  isl::set params(state.scop.ctx, state.paramPrefix + "{ " + tuple +
+                                      (cond.empty() ? "" : " : " + cond) + " }");
+  isl::set inRange(state.scop.ctx, state.paramPrefix + "{ " + tuple + " : " +
+                                       low + " <= " + last + " <= " + high +
+                                       " }");
+  isl::set checked = values.intersect(params);
+  if (!checked.is_subset(inRange))
+    state.fail(loc, Diag::IteratorWraps,
+               "'" + var->getName().str() + "' of type '" +
+                   type.getAsString() + "'");
 }
 
 void StatementBuilder::buildIf(IfStmt *branch) {
@@ -306,16 +454,13 @@ polyhedral::Statement &StatementBuilder::newStatement(SourceLocation loc) {
   return *current;
 }
 
-void StatementBuilder::finishStatement() {
+void StatementBuilder::finishStatement(isl::set domain) {
   polyhedral::Scop &scop = state.scop;
   const std::vector<Loop> &loops = state.loops;
-  std::string cond;
-  for (const std::string &c : state.constraints)
-    cond += (cond.empty() ? "" : " and ") + c;
   std::string tuple = state.iterationTuple(current->name);
-  std::string text = state.paramPrefix + "{ " + tuple +
-                     (cond.empty() ? "" : " : " + cond) + " }";
-  current->domain = isl::set(scop.ctx, text);
+  current->domain = domain.is_null()
+                        ? state.iterationDomain(current->name)
+                        : polyhedral::withTupleName(domain, current->name);
   if (current->domain.is_empty()) {
     // Never executed (e.g. under `if (i != i)`): nothing to model.
     scop.statements.pop_back();
