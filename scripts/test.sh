@@ -5,8 +5,22 @@
 # runs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bash "$root/scripts/setup.sh"
-bash "$root/scripts/build.sh"
+phases=()
+# Runs "$@" as phase $1 and records its wall time.
+phase() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  phases+=("$(printf '%-22s %4d s' "$name" $((SECONDS - start)))")
+}
+report() {
+  echo "== scripts/test.sh phase times"
+  printf '%s\n' "${phases[@]}"
+}
+trap report EXIT
+phase setup bash "$root/scripts/setup.sh"
+phase build bash "$root/scripts/build.sh"
 [ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
-(cd "$root/build" && ctest --output-on-failure -j "$(nproc)" "$@")
-bash "$root/scripts/test_sanitizers.sh" "$@"
+run_tests() { (cd "$root/build" && ctest --output-on-failure -j "$(nproc)" "$@"); }
+phase tests run_tests "$@"
+phase sanitizer-build-tests bash "$root/scripts/test_sanitizers.sh" "$@"
