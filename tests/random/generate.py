@@ -28,9 +28,18 @@ values inside the dimension they index (with repeats), subscripts through them
 loop that rewrites an index array in the scop (values stay in range), and
 non-affine subscripts that stay in bounds: `(i * i + c) % N`, `(i * j) % M`,
 `(n * m + i) % N`.
+
+Scoping shapes (a sixth stream, same reason): loop variables read after
+their loop (the generator simulates those loops with the parameter values
+main passes, so their values go into checked subscripts, statements, the
+output array E, and after #pragma endscop; a value after a decreasing loop
+may be negative and is then only read as a value), and declarations in
+blocks (locals in loop bodies and top-level blocks, the same name in
+siblings, locals that shadow a variable of the function).
 """
 
 import random
+import re
 import sys
 
 # --------------------------------------------------------------------------
@@ -69,6 +78,10 @@ class Aff:
 
     def vars(self):
         return set(self.terms)
+
+    def eval(self, vals):
+        """The value for concrete values of the variables."""
+        return self.const + sum(c * vals[v] for v, c in self.terms.items())
 
     def __str__(self):
         out = ""
@@ -156,6 +169,11 @@ class Gen:
         # Weighted stencils (a read-only weight table, a window of a 2-D
         # array summed into a scalar) draw from a fifth stream.
         self.r5 = random.Random(seed * 15485863 + 7)
+        # Loop variables read after their loop and block-scoped declarations
+        # draw from a sixth stream (Gen.setup_scoping and the functions
+        # after it).
+        self.r6 = random.Random(seed * 1299709 + 11)
+        self.plain = False
 
     def chance(self, p):
         return self.r.random() < p
@@ -279,12 +297,15 @@ class Gen:
     def subscript(self, size, env, loopvars):
         """An index expression whose interval is inside [0, size - 1]."""
         r = self.r
-        clamped = self.clamped(size, env, loopvars)
-        if clamped is not None:
-            return clamped
-        irregular = self.irregular_subscript(size, env, loopvars)
-        if irregular:
-            return irregular
+        if not self.plain:
+            # (not for the sixth stream's statements: the third and fourth
+            # streams keep their draws)
+            clamped = self.clamped(size, env, loopvars)
+            if clamped is not None:
+                return clamped
+            irregular = self.irregular_subscript(size, env, loopvars)
+            if irregular:
+                return irregular
         cands = []
         for v in loopvars:
             w = 3 if v == loopvars[-1] else 2
@@ -586,15 +607,19 @@ class Gen:
 
     def scop(self):
         lines = []
+        self.setup_scoping()
         for idx in range(self.r.randint(1, 3)):
             if self.chance(0.15):
                 lines.append("  %s = %s;" % (self.ref(self.penv(), []),
                                              self.rhs_assign(self.penv(), [], None)))
             lines += self.top_level_extra()
             lines += self.index_update()
+            lines += self.scoping_shapes(lines)
             lines += self.nest(idx, "  ")
         lines += self.extra_shapes()
         lines += self.weighted_nest()
+        lines += self.scoping_shapes(lines, last=True)
+        self.finish_scoping(lines)
         return lines
 
     def weighted_nest(self):
@@ -733,6 +758,484 @@ class Gen:
                        '? \'\\n\' : \' \');' % (name, length))
         return out
 
+    # ---- loop variables read after their loop; block-scoped declarations ---
+    # Everything here draws from self.r6 only (see __init__); statements come
+    # from the machinery above through `sixth` (with plain subscripts: the
+    # third and fourth streams keep their draws), so a seed that draws none
+    # of these shapes gives the program earlier versions gave.
+
+    ITERS = ("i", "j", "k")
+    E_SLOTS = 12  # E has N >= 12 elements
+
+    def sixth(self, make):
+        """`make()` with the sixth random stream and plain subscripts."""
+        main, self.r = self.r, self.r6
+        self.plain = True
+        try:
+            return make()
+        finally:
+            self.r = main
+            self.plain = False
+
+    def setup_scoping(self):
+        """Decides whether this program reads loop variables after their
+        loops (exit shapes) and whether it has block-scoped declarations."""
+        r = self.r6
+        self.exit_shapes = r.random() < 0.25
+        self.block_shapes = r.random() < 0.22
+        self.n_exit = self.n_block = 0
+        # What each function-level loop variable holds at the current point
+        # of the scop: ("known", value) (computed here from the parameter
+        # values main passes), ("set", None) (assigned, value not computed)
+        # or ("unset", None) (maybe never assigned: never read).
+        self.state = {v: ("unset", None) for v in ("t", "i", "j", "k", "q")}
+        self.scanned = 0       # lines of the scop self.state accounts for
+        self.e_next = 0        # elements of E written
+        self.uses_q = False    # unsigned loop variable q
+        self.uses_h = False    # function-level double h (read by the scop)
+        self.after_scop = []   # statements after #pragma endscop
+
+    def e_slot(self):
+        if self.e_next >= self.E_SLOTS:
+            return None
+        self.e_next += 1
+        return "E[%d]" % (self.e_next - 1)
+
+    def scan(self, lines):
+        """Accounts in self.state for the loops in `lines` (scop text): a
+        loop at the top level, or directly under a time loop (tsteps >= 2),
+        always assigns its variable; a deeper one may not run.
+        `for (int v = ...)` declares a new variable and is not counted."""
+        top = ""
+        for line in lines:
+            ind = len(line) - len(line.lstrip(" "))
+            if ind == 2:
+                top = line
+            m = re.match(r" *for \((\w+) = ", line)
+            if not m or m.group(1) not in self.state:
+                continue
+            v = m.group(1)
+            if ind == 2 or (ind == 4 and top.startswith("  for (t = 0; t < tsteps; t++)")):
+                self.state[v] = ("set", None)
+            elif self.state[v][0] != "unset":
+                self.state[v] = ("set", None)
+
+    def scoping_shapes(self, lines, last=False):
+        """The sixth stream's shapes at one position of the top level of the
+        scop (before each nest and at the end)."""
+        self.scan(lines[self.scanned:])
+        r = self.r6
+        out = []
+        if self.exit_shapes and (r.random() < 0.45 or (last and not self.n_exit)):
+            self.n_exit += 1
+            out += self.exit_shape()
+        if self.block_shapes and (r.random() < 0.45 or (last and not self.n_block)):
+            self.n_block += 1
+            blk = self.block_shape()
+            self.scan(blk)
+            out += blk
+        self.scanned = len(lines) + len(out)
+        return out
+
+    def finish_scoping(self, lines):
+        """The reads after #pragma endscop, and the array E."""
+        self.scan(lines[self.scanned:])
+        r = self.r6
+        if self.exit_shapes:
+            setv = [v for v in ("t", "i", "j", "k", "q") if self.state[v][0] != "unset"]
+            for v in setv:
+                if r.random() < 0.7:
+                    slot = self.e_slot()
+                    if slot:
+                        self.after_scop.append("  %s = %s;" % (slot, v))
+            known = [v for v in setv if self.state[v][0] == "known"]
+            if known and r.random() < 0.5:
+                slot = self.e_slot()
+                if slot:
+                    self.after_scop.append("  %s = %s;" % (slot, self.exit_expr(known, setv)))
+        if self.uses_h:
+            slot = self.e_slot()
+            if slot:
+                self.after_scop.append("  %s = h;" % slot)
+        if self.e_next:
+            self.arrays.append(("E", ["N"]))
+
+    # -- exit shapes
+
+    class Loop6:
+        """for (var = init; var OP bound; var += step), simulated."""
+
+        def __init__(self, var, init, op, bound, step, incr):
+            self.var, self.init, self.op, self.bound = var, init, op, bound
+            self.step, self.incr = step, incr
+
+        def run(self, vals):
+            """(values the body sees, value of var after the loop)."""
+            v, b = self.init.eval(vals), self.bound.eval(vals)
+            test = {"<": lambda x: x < b, "<=": lambda x: x <= b,
+                    ">": lambda x: x > b, ">=": lambda x: x >= b}[self.op]
+            body = []
+            while test(v):
+                body.append(v)
+                v += self.step
+            return body, v
+
+        def head(self):
+            return "for (%s = %s; %s %s %s; %s)" % (
+                self.var, self.init, self.var, self.op, self.bound, self.incr)
+
+    def loop6(self, var, outer):
+        """A loop on var whose bounds use the parameters and the variables
+        in `outer`; increasing or decreasing, strides 1-3, sometimes empty
+        for the parameter values main passes. Its body sees values >= 0
+        only (every lower bound is); the value after it may be negative."""
+        r = self.r6
+        ps = ["n", "m"]
+        dec = var != "q" and r.random() < 0.35
+        s = r.choice([1, 1, 1, 2, 2, 3])
+        if var == "q":
+            # unsigned: a start that is not negative for any parameter value
+            # (polycuda refuses `q = m - 4`, which C could wrap)
+            lo = C(r.randint(0, 2))
+            hi = r.choice([V("n"), V("m"), V(r.choice(ps), -r.randint(1, 4)),
+                           C(r.randint(3, 9))])
+        elif not outer and r.random() < 0.2:
+            # bounds that are empty for the values main passes: p + a >= q - b
+            p, q = ps if self.pval["n"] >= self.pval["m"] else ps[::-1]
+            lo, hi = V(p, r.randint(0, 2)), V(q, -r.randint(0, 2))
+        else:
+            los = [C(0), C(1), C(2), V(r.choice(ps), -r.randint(3, 6))]
+            his = [V("n"), V("m"), V(r.choice(ps), -r.randint(1, 4)),
+                   C(r.randint(3, 9))]
+            for o in outer:
+                los += [V(o), V(o, 1)]
+                his += [V(o, r.randint(1, 3)), Aff({r.choice(ps): 1, o: -1})]
+            lo, hi = r.choice(los), r.choice(his)
+        if dec:
+            if r.random() < 0.5:
+                op, bound = ">=", lo
+            else:
+                op, bound = ">", lo.plus(-1)
+            incr = r.choice(["%s--", "--%s"]) % (var, ) if s == 1 else "%s -= %d" % (var, s)
+            return self.Loop6(var, hi.plus(-1), op, bound, -s, incr)
+        if r.random() < 0.6:
+            op, bound = "<", hi
+        else:
+            op, bound = "<=", hi.plus(-1)
+        incr = (r.choice(["%s++", "++%s", "%s += 1"]) % (var, ) if s == 1 else
+                "%s += %d" % (var, s))
+        return self.Loop6(var, lo, op, bound, s, incr)
+
+    @staticmethod
+    def hull(xs):
+        return (min(xs), max(xs)) if xs else (0, 0)
+
+    def guard6(self):
+        """An affine condition on the parameters and its value in this run."""
+        r = self.r6
+        p, q = r.sample(["n", "m"], 2)
+        pv = self.pval
+        k = r.random()
+        if k < 0.4:
+            c = r.randint(pv[p] - 2, pv[p] + 1)
+            return "%s > %d" % (p, c), pv[p] > c
+        if k < 0.7:
+            c = r.randint(-2, 2)
+            return "%s >= %s" % (p, V(q, c)), pv[p] >= pv[q] + c
+        c = r.randint(pv[p] + pv[q] - 2, pv[p] + pv[q] + 1)
+        return "%s + %s > %d" % (p, q, c), pv[p] + pv[q] > c
+
+    def exit_shape(self):
+        """A loop (or a nest of two) whose variables are read after it, in
+        a few statements at the top level (`E[0] = i;`, `A[i - 1] = j;`, a
+        loop that reads them), and after #pragma endscop; sometimes under
+        an affine guard that may be false."""
+        r = self.r6
+        guard = None
+        run = True
+        if r.random() < 0.25:
+            guard, run = self.guard6()
+        ind = "  " if guard is None else "    "
+        if r.random() < 0.4:
+            a, b = r.sample(self.ITERS, 2)
+            lines = self.exit_nest(a, b, ind, run)
+        else:
+            v = "q" if r.random() < 0.15 else r.choice(self.ITERS)
+            self.uses_q |= v == "q"
+            lines = self.exit_loop(v, ind, run)
+        if guard is not None:
+            if r.random() < 0.5:
+                lines = ["  if (%s) {" % guard] + lines + ["  }"]
+            else:
+                lines = ["  if (%s)" % guard] + lines
+        for _ in range(r.randint(1, 3)):
+            lines += self.exit_use()
+        return lines
+
+    def exit_loop(self, v, ind, run):
+        r = self.r6
+        loop = self.loop6(v, [])
+        body, after = loop.run(self.pval)
+        env = self.penv()
+        env[v] = self.hull(body)
+        lines = [ind + loop.head() + " {"]
+        for _ in range(r.randint(1, 2)):
+            lines.append(ind + "  " + self.sixth(lambda: self.statement(env, [v])) + ";")
+        lines.append(ind + "}")
+        if run:
+            self.state[v] = ("known", after)
+        return lines
+
+    def exit_nest(self, a, b, ind, run):
+        """for (a ...) { [S;] for (b ...) S; [S reading b's value;] }"""
+        r = self.r6
+        outer = self.loop6(a, [])
+        inner = self.loop6(b, [a])
+        obody, oafter = outer.run(self.pval)
+        ibody, iafter = [], []
+        for av in obody:
+            vals = dict(self.pval)
+            vals[a] = av
+            bb, be = inner.run(vals)
+            ibody += bb
+            iafter.append(be)
+        env = self.penv()
+        env[a] = self.hull(obody)
+        lines = [ind + outer.head() + " {"]
+        if r.random() < 0.3:
+            lines.append(ind + "  " + self.sixth(lambda: self.statement(env, [a])) + ";")
+        env[b] = self.hull(ibody)
+        lines.append(ind + "  " + inner.head())
+        lines.append(ind + "    " + self.sixth(lambda: self.statement(env, [a, b])) + ";")
+        if r.random() < 0.6:
+            # b's value after the inner loop, in the outer loop's body
+            env[b] = self.hull(iafter)
+            lv = [a, b] if env[b][0] >= 0 else [a]
+            lhs = self.sixth(lambda: self.ref(env, lv))
+            rd = self.sixth(lambda: self.ref(env, lv))
+            lines.append(ind + "  %s = %s * %s + 0.0625 * %s;" % (
+                lhs, r.choice(["0.5", "0.25", "-0.5"]), rd, b))
+        lines.append(ind + "}")
+        if run:
+            self.state[a] = ("known", oafter)
+            if obody:
+                self.state[b] = ("known", iafter[-1])
+        return lines
+
+    def exit_expr(self, known, setv):
+        """An expression of loop variables' values (int arithmetic of
+        moderate values; the unsigned q only alone)."""
+        r = self.r6
+        signed = [v for v in known if v != "q"]
+        k = r.random()
+        if len(signed) >= 2 and k < 0.3:
+            return "%s * 100 + %s" % tuple(r.sample(signed, 2))
+        if signed and k < 0.5:
+            return r.choice(["n - %s", "%s - m", "2 * %s + 1"]) % r.choice(signed)
+        return r.choice(setv)
+
+    def exit_use(self):
+        """A statement at the top level that reads loop variables' values."""
+        r = self.r6
+        known = [v for v in sorted(self.state) if self.state[v][0] == "known"]
+        nonneg = [v for v in known if self.state[v][1] >= 0]
+        setv = [v for v in sorted(self.state) if self.state[v][0] != "unset"]
+        if not setv:
+            return []
+        env = self.penv()
+        for v in nonneg:
+            env[v] = (self.state[v][1], self.state[v][1])
+        k = r.random()
+        if k < 0.35 or not known:
+            slot = self.e_slot()
+            if slot is None:
+                return []
+            return ["  %s = %s;" % (slot, self.exit_expr(known, setv))]
+        if k < 0.55:
+            lhs = self.sixth(lambda: self.ref(env, nonneg))
+            rd = self.sixth(lambda: self.ref(env, nonneg))
+            return ["  %s = 0.5 * %s + 0.0625 * %s;" % (lhs, rd, r.choice(known))]
+        if k < 0.8 and nonneg:
+            # the value in a subscript (A[i - 1] = j;)
+            lhs = self.sixth(lambda: self.ref(env, nonneg))
+            w = r.choice(known)
+            if r.random() < 0.5:
+                return ["  %s = %s;" % (lhs, w)]
+            return ["  %s = 0.0625 * %s + %s;" % (
+                lhs, w, self.sixth(lambda: self.rhs_assign(env, nonneg, None)))]
+        # a loop whose statement reads the values
+        free = [u for u in self.ITERS if u not in known] or list(self.ITERS)
+        u = r.choice(free)
+        loop = self.loop6(u, [])
+        body, after = loop.run(self.pval)
+        env[u] = self.hull(body)
+        lv = [x for x in nonneg if x != u] + [u]
+        stmt = self.sixth(lambda: self.statement(env, lv))
+        self.state[u] = ("known", after)
+        return ["  " + loop.head(), "    " + stmt + ";"]
+
+    # -- block-scoped declarations
+
+    def local_name(self, array):
+        """A local's name: a fresh one (used again by other blocks), or one
+        that shadows a variable of the function the scop uses (the int
+        loop variable t, a scalar temporary, the double h)."""
+        r = self.r6
+        name = r.choice(["u" if array else "b0"] * 3 + ["t", "h"] +
+                        [x for x in self.temps])
+        if name == "h":
+            self.uses_h = True
+        return name
+
+    def coefs2(self):
+        """Two coefficients whose magnitudes sum to less than 1."""
+        return self.r6.choice([("0.5", "0.25"), ("0.25", "0.5"), ("-0.5", "0.375"),
+                               ("0.375", "-0.25")])
+
+    def local_def(self, name, array, env, lv, ind):
+        """Declares `name` (a double, or a double array of 2-4 elements)
+        and assigns every element before any read. Returns (lines, K)."""
+        r = self.r6
+        if not array:
+            rhs = self.sixth(lambda: self.rhs_assign(env, lv, None))
+            if r.random() < 0.7:
+                lines = [ind + "double %s = %s;" % (name, rhs)]
+            else:
+                lines = [ind + "double %s;" % name, ind + "%s = %s;" % (name, rhs)]
+            if r.random() < 0.3:
+                lines.append(ind + "%s = 0.5 * %s + 0.25 * %s;" % (
+                    name, name, self.sixth(lambda: self.ref(env, lv))))
+            return lines, 0
+        n = r.randint(2, 4)
+        lines = [ind + "double %s[%d];" % (name, n)]
+        free = [x for x in self.ITERS if x not in lv]
+        if r.random() < 0.5 and free:
+            w = r.choice(free)
+            env2 = dict(env)
+            env2[w] = (0, n - 1)
+            decl = "int " if r.random() < 0.5 else ""
+            lines.append(ind + "for (%s%s = 0; %s < %d; %s++)" % (decl, w, w, n, w))
+            lines.append(ind + "  %s[%s] = %s * %s + 0.0625 * %s;" % (
+                name, w, r.choice(["0.5", "0.25", "-0.5"]),
+                self.sixth(lambda: self.ref(env2, lv + [w])), w))
+        else:
+            lines.append(ind + "%s[0] = %s;" % (
+                name, self.sixth(lambda: self.rhs_assign(env, lv, None))))
+            for c in range(1, n):
+                lines.append(ind + "%s[%d] = 0.5 * %s[%d] + %s * %s;" % (
+                    name, c, name, c - 1, r.choice(["0.25", "-0.25", "0.375"]),
+                    self.sixth(lambda: self.ref(env, lv))))
+        return lines, n
+
+    def local_use(self, name, n, env, lv, ind):
+        """A store that reads the local."""
+        r = self.r6
+        lhs = self.sixth(lambda: self.ref(env, lv))
+        if n:
+            if r.random() < 0.5:
+                return [ind + "%s = %s;" % (lhs, "0.25 * (%s)" % " + ".join(
+                    "%s[%d]" % (name, c) for c in range(n)))]
+            return [ind + "%s = 0.5 * %s + 0.25 * (%s[0] - %s[%d]);" % (
+                lhs, self.sixth(lambda: self.ref(env, lv)), name, name, n - 1)]
+        if r.random() < 0.3:
+            return [ind + "%s += 0.125 * %s;" % (lhs, self.sixth(lambda: self.clamp(name)))]
+        c1, c2 = self.coefs2()
+        return [ind + "%s = %s * %s + %s * %s;" % (
+            lhs, c1, name, c2, self.sixth(lambda: self.ref(env, lv)))]
+
+    def local_loop(self, depth, name, array, env, outer, ind):
+        """A nest of `depth` loops whose body declares `name`: in the
+        innermost body, or in the outer body and read (or summed into) by
+        the inner loop."""
+        r = self.r6
+        var = r.choice([x for x in self.ITERS if x not in outer])
+        head, interval = self.sixth(lambda: self.make_loop(var, outer, env))
+        if r.random() < 0.3:
+            head = head.replace("for (%s = " % var, "for (int %s = " % var, 1)
+        env[var] = interval
+        lv = outer + [var]
+        lines = [ind + head + " {"]
+        if depth == 1:
+            d, n = self.local_def(name, array, env, lv, ind + "  ")
+            lines += d + self.local_use(name, n, env, lv, ind + "  ")
+        elif array or r.random() < 0.5:
+            d, n = self.local_def(name, array, env, lv, ind + "  ")
+            lines += d
+            var2 = r.choice([x for x in self.ITERS if x not in lv])
+            head2, interval2 = self.sixth(lambda: self.make_loop(var2, lv, env))
+            env[var2] = interval2
+            lines.append(ind + "  " + head2)
+            lines += self.local_use(name, n, env, lv + [var2], ind + "    ")
+            del env[var2]
+        else:
+            # a local accumulator: summed by the inner loop, then stored
+            lines.append(ind + "  double %s = 0.0;" % name)
+            var2 = r.choice([x for x in self.ITERS if x not in lv])
+            head2, interval2 = self.sixth(lambda: self.make_loop(var2, lv, env))
+            env[var2] = interval2
+            lines.append(ind + "  " + head2)
+            lines.append(ind + "    %s += 0.125 * %s;" % (
+                name, self.sixth(lambda: self.clamp(self.ref(env, lv + [var2])))))
+            del env[var2]
+            lhs = self.sixth(lambda: self.ref(env, lv))
+            lines.append(ind + "  %s = 0.5 * %s + 0.125 * %s;" % (lhs, lhs, name))
+        lines.append(ind + "}")
+        del env[var]
+        return lines
+
+    def block_shape(self):
+        """Declarations in blocks: a local double or double array in a loop
+        body, blocks `{ double b0 = ...; ... }` at the top level of the scop
+        (with the same name in siblings), sibling loops that declare the
+        same name, locals that shadow a variable of the function."""
+        r = self.r6
+        had_h = self.uses_h
+        k = r.random()
+        env = self.penv()
+        if k < 0.55:
+            array = r.random() < 0.4
+            lines = self.local_loop(r.choice([1, 1, 2]), self.local_name(array),
+                                    array, env, [], "  ")
+        elif k < 0.8:
+            # blocks at the top level, the same name in each
+            lines = []
+            name = self.local_name(False)
+            for b in range(r.randint(1, 2)):
+                array = r.random() < 0.25
+                lines.append("  {")
+                d, n = self.local_def(name, array, env, [], "    ")
+                lines += d
+                if r.random() < 0.4:
+                    # a loop of the block reads the local
+                    lines += self.local_loop_reading(name, n, env)
+                else:
+                    lines += self.local_use(name, n, env, [], "    ")
+                lines.append("  }")
+        else:
+            # sibling loops that declare the same name
+            name = self.local_name(False)
+            lines = []
+            for _ in range(2):
+                lines += self.local_loop(1, name, r.random() < 0.3, env, [], "  ")
+        if self.uses_h and not had_h:
+            # the scop also reads the function's h
+            lhs = self.sixth(lambda: self.ref(env, []))
+            lines.append("  %s = 0.5 * %s + 0.25 * h;" % (
+                lhs, self.sixth(lambda: self.ref(env, []))))
+        return lines
+
+    def local_loop_reading(self, name, n, env):
+        """A loop in a top-level block whose statement reads the block's
+        local."""
+        r = self.r6
+        var = r.choice(self.ITERS)
+        head, interval = self.sixth(lambda: self.make_loop(var, [], env))
+        env[var] = interval
+        lines = ["    " + head]
+        lines += self.local_use(name, n, env, [var], "      ")
+        del env[var]
+        return lines
+
     # ---- whole program ----------------------------------------------------
 
     def decl(self, name, dims, prefix=""):
@@ -788,12 +1291,17 @@ class Gen:
         out.append("static void kernel_random(%s)" % ", ".join(params))
         out.append("{")
         out.append("  int t, i, j, k;")
+        if self.uses_q:
+            out.append("  unsigned int q;")
         for tmp in self.temps:
             out.append("  double %s;" % tmp)
+        if self.uses_h:
+            out.append("  double h = 0.0625 * n + 0.125;")
         out.append("")
         out.append("#pragma scop")
         out += body
         out.append("#pragma endscop")
+        out += self.after_scop
         out.append("}")
         out.append("")
         out.append("int main(int argc, char **argv)")
