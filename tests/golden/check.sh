@@ -4,7 +4,8 @@
 # Translates INPUT.c for TARGET (cuda or opencl) and pipes the generated
 # file through FileCheck with CHECKFILE: for cuda the .cu file (kernels and
 # launcher; the host part goes to --host-output), for opencl the host C file
-# with the kernels embedded. Extra polycuda flags come from
+# with the kernels embedded; TARGET scop or dependences checks that stage's
+# --dump-after output instead. Extra polycuda flags come from
 # $GOLDEN_POLYCUDA_FLAGS (e.g. --sizes='all=16,16' to see a test fail) and
 # from the check file's `// POLYCUDA-FLAGS: ...` line, if it has one (e.g.
 # -DLARGE_DATASET), both split at spaces.
@@ -27,6 +28,13 @@ cuda)
 opencl)
   out="$dir/out.c"
   "$polycuda" --target=opencl "${pflags[@]}" "$input" -o "$out"
+  ;;
+scop | dependences)
+  # A stage's output alone (--dump-after): the front end's model, or the
+  # dependences, so that a change in one stage fails one small test.
+  out="$dir/dump.txt"
+  "$polycuda" --target=cuda --dump-after="$target" "${pflags[@]}" "$input" \
+    -o "$dir/out.cu" 2> "$out"
   ;;
 *)
   echo "check.sh: unknown target '$target'" >&2
