@@ -43,8 +43,10 @@ void checkExpressionDepth(BuildState &state, Stmt *root) {
 }
 
 /// Records the variables written in `stmts` and makes every integer
-/// variable they only read (array sizes included) a parameter.
-void collectVariables(BuildState &state, const std::vector<Stmt *> &stmts) {
+/// variable they only read (array sizes included) a parameter. Returns the
+/// names of the variables `stmts` reference but do not declare.
+std::set<std::string> collectVariables(BuildState &state,
+                                       const std::vector<Stmt *> &stmts) {
   struct Collector : RecursiveASTVisitor<Collector> {
     std::set<const VarDecl *> &written;
     std::vector<const VarDecl *> referenced;
@@ -106,6 +108,11 @@ void collectVariables(BuildState &state, const std::vector<Stmt *> &stmts) {
     scop.params.push_back(name);
     scop.paramSourceNames.push_back(var->getName().str());
   }
+  std::set<std::string> outer;
+  for (const VarDecl *var : collector.referenced)
+    if (!collector.declaredInside.count(var))
+      outer.insert(var->getName().str());
+  return outer;
 }
 
 /// The variable a `for` statement initializes (`i = e` or `int i = e`), or
@@ -149,30 +156,6 @@ void collectLiveIterators(BuildState &state, FunctionDecl *function) {
       state.liveIterators.insert(var);
 }
 
-/// The names of the variables `stmts` reference but do not declare.
-std::set<std::string> outerNames(const std::vector<Stmt *> &stmts) {
-  struct Names : RecursiveASTVisitor<Names> {
-    std::set<const VarDecl *> declared;
-    std::set<const VarDecl *> referenced;
-    bool VisitVarDecl(VarDecl *var) {
-      declared.insert(var);
-      return true;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *ref) {
-      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
-        referenced.insert(var);
-      return true;
-    }
-  } names;
-  for (Stmt *s : stmts)
-    names.TraverseStmt(s);
-  std::set<std::string> result;
-  for (const VarDecl *var : names.referenced)
-    if (!names.declared.count(var))
-      result.insert(var->getName().str());
-  return result;
-}
-
 } // namespace
 
 void buildScop(ASTContext &ast, polyhedral::Scop &scop,
@@ -182,7 +165,7 @@ void buildScop(ASTContext &ast, polyhedral::Scop &scop,
   BuildState state(ast, scop);
   for (Stmt *s : stmts)
     checkExpressionDepth(state, s);
-  collectVariables(state, stmts);
+  std::set<std::string> outerNames = collectVariables(state, stmts);
   collectLiveIterators(state, function);
   std::string paramList;
   for (const std::string &p : scop.params)
@@ -192,7 +175,7 @@ void buildScop(ASTContext &ast, polyhedral::Scop &scop,
 
   AffineBuilder affine(state);
   ArrayBuilder arrays(state, affine);
-  arrays.reserveNames(outerNames(stmts),
+  arrays.reserveNames(outerNames,
                       {functionNames.begin(), functionNames.end()});
   BodyBuilder bodies(state, affine, arrays);
   StatementBuilder statements(state, affine, arrays, bodies);
