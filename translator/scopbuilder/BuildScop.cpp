@@ -115,18 +115,6 @@ std::set<std::string> collectVariables(BuildState &state,
   return outer;
 }
 
-/// The variable a `for` statement initializes (`i = e` or `int i = e`), or
-/// null.
-const VarDecl *loopVariable(const ForStmt *loop) {
-  if (auto *decl = dyn_cast_or_null<DeclStmt>(loop->getInit()))
-    return decl->isSingleDecl() ? dyn_cast<VarDecl>(decl->getSingleDecl())
-                                : nullptr;
-  if (auto *assign = dyn_cast_or_null<BinaryOperator>(loop->getInit()))
-    return assign->getOpcode() == BO_Assign ? varOf(assign->getLHS())
-                                            : nullptr;
-  return nullptr;
-}
-
 /// Records in state.liveIterators the variables of the scop whose value
 /// after a loop over them may be read: referenced somewhere in `function`
 /// (the scop included) outside every loop over them, or of static storage.

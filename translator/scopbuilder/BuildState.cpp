@@ -99,6 +99,16 @@ std::string BuildState::freshIslName(const std::string &base) {
   return candidate;
 }
 
+const VarDecl *loopVariable(const ForStmt *loop) {
+  if (auto *decl = dyn_cast_or_null<DeclStmt>(loop->getInit()))
+    return decl->isSingleDecl() ? dyn_cast<VarDecl>(decl->getSingleDecl())
+                                : nullptr;
+  if (auto *assign = dyn_cast_or_null<BinaryOperator>(loop->getInit()))
+    return assign->getOpcode() == BO_Assign ? varOf(assign->getLHS())
+                                            : nullptr;
+  return nullptr;
+}
+
 const VarDecl *varOf(const clang::Expr *e) {
   if (auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
     return dyn_cast<VarDecl>(ref->getDecl());

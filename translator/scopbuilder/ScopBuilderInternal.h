@@ -133,6 +133,9 @@ private:
 /// The variable that `e` names (parentheses and implicit casts aside), or
 /// null.
 const clang::VarDecl *varOf(const clang::Expr *e);
+/// The variable a `for` statement initializes (`i = e` or `int i = e`), or
+/// null.
+const clang::VarDecl *loopVariable(const clang::ForStmt *loop);
 
 /// Clang expressions as affine expressions and conditions in isl syntax, in
 /// terms of the loop iterators and parameters of the state.

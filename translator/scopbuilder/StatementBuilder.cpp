@@ -196,22 +196,12 @@ void StatementBuilder::checkNotModified(Stmt *body, const VarDecl *var) {
 /// The variable of `loop` and its initial value: `i = e` or `int i = e`.
 std::pair<const VarDecl *, const clang::Expr *>
 StatementBuilder::loopInit(ForStmt *loop) {
-  const VarDecl *var = nullptr;
+  const VarDecl *var = loopVariable(loop);
   const clang::Expr *init = nullptr;
-  if (auto *decl = dyn_cast_or_null<DeclStmt>(loop->getInit())) {
-    if (decl->isSingleDecl())
-      if (auto *v = dyn_cast<VarDecl>(decl->getSingleDecl()))
-        if (v->getInit()) {
-          var = v;
-          init = v->getInit();
-        }
-  } else if (auto *assign =
-                 dyn_cast_or_null<BinaryOperator>(loop->getInit())) {
-    if (assign->getOpcode() == BO_Assign) {
-      var = varOf(assign->getLHS());
-      init = assign->getRHS();
-    }
-  }
+  if (var && isa<DeclStmt>(loop->getInit()))
+    init = var->getInit();
+  else if (var)
+    init = cast<BinaryOperator>(loop->getInit())->getRHS();
   if (!var || !init)
     state.fail(loop->getInit() ? loop->getInit()->getBeginLoc()
                                : loop->getBeginLoc(),
