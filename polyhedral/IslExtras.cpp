@@ -369,6 +369,14 @@ isl::ast_expr buildExprFromParams(const isl::set &context,
   return isl::manage(expr);
 }
 
+isl::ast_expr buildExprFromSet(const isl::set &set) {
+  isl_ast_build *build = isl_ast_build_from_context(
+      isl_set_universe(isl_set_get_space(set.get())));
+  isl_ast_expr *expr = isl_ast_build_expr_from_set(build, set.copy());
+  isl_ast_build_free(build);
+  return isl::manage(expr);
+}
+
 isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
                            const std::vector<isl::ast_expr> &args) {
   isl_ast_expr_list *list = isl_ast_expr_list_alloc(ctx.get(), args.size());

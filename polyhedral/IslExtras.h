@@ -127,6 +127,8 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
                                    AstLoopMode mode = AstLoopMode::Atomic);
 /// The AST expression of `pa`, a function of the parameters, built in
 /// `context` (the parameters of both aligned).
+/// `set`, a set of parameters, as an AST expression (a condition).
+isl::ast_expr buildExprFromSet(const isl::set &set);
 isl::ast_expr buildExprFromParams(const isl::set &context,
                                   const isl::pw_aff &pa);
 /// A user node `name(args...)`.

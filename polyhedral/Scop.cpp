@@ -22,12 +22,14 @@ unsigned elementBytes(ElemType type) {
   case ElemType::UChar:
     return 1;
   case ElemType::Short:
+  case ElemType::UShort:
     return 2;
   case ElemType::Int:
   case ElemType::UInt:
   case ElemType::Float:
     return 4;
   case ElemType::Long:
+  case ElemType::ULong:
   case ElemType::Double:
     return 8;
   }
@@ -42,12 +44,16 @@ const char *spell(ElemType type) {
     return "unsigned char";
   case ElemType::Short:
     return "short";
+  case ElemType::UShort:
+    return "unsigned short";
   case ElemType::UInt:
     return "unsigned int";
   case ElemType::Int:
     return "int";
   case ElemType::Long:
     return "long";
+  case ElemType::ULong:
+    return "unsigned long";
   case ElemType::Float:
     return "float";
   case ElemType::Double:

@@ -16,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,18 @@ struct SourceLoc {
 };
 
 /// Element types the model supports.
-enum class ElemType { Char, UChar, Short, Int, UInt, Long, Float, Double };
+enum class ElemType {
+  Char,
+  UChar,
+  Short,
+  UShort,
+  Int,
+  UInt,
+  Long,
+  ULong,
+  Float,
+  Double
+};
 
 /// The C spelling of an element type.
 const char *spell(ElemType type);
@@ -149,6 +161,12 @@ struct Scop {
   std::vector<std::pair<std::string, ElemType>> scalarArgs;
   /// `[params] -> { : ... }` constraints known on the parameters.
   isl::set context;
+  /// `[params] -> { : ... }`, if any: the parameters for which the
+  /// translation is exact (no unsigned or narrow value wraps around, which
+  /// the model's integers would not). The printed code checks it when the
+  /// scop starts and runs the original statements where it fails; the
+  /// context includes it.
+  std::optional<isl::set> assumed;
   std::vector<Array> arrays;
   std::vector<Statement> statements;
   /// The original execution order, `{ S[i] -> [t] }`, all in one space.

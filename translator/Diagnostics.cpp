@@ -65,6 +65,10 @@ DiagInfo infoOf(Diag diag) {
     return {L::Error, "loop variable %0 may take a value outside its type, "
                       "which C wraps around, or the loop may not end; give "
                       "it a wider signed type such as 'int' or 'long'"};
+  case Diag::WrapsAround:
+    return {L::Error, "%0 wraps around for every value of the parameters: "
+                      "C computes it modulo the range of its type; compute "
+                      "it in a wider signed type such as 'long'"};
   case Diag::UnknownFunction:
     return {L::Error, "call to unknown function '%0' is not supported in a "
                       "scop; only math functions such as sqrt, exp, pow and "

@@ -33,6 +33,7 @@ enum class Diag {
   UnsupportedLoopCondition,
   IteratorModified,
   IteratorWraps,
+  WrapsAround,
   UnknownFunction,
   UnsupportedType,
   PointerAccess,

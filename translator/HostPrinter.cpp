@@ -8,6 +8,7 @@
 #include "HostPrinter.h"
 
 #include "AstGeneration.h"
+#include "IslExtras.h"
 #include "Check.h"
 #include "CodePrinter.h"
 #include "KernelPrinter.h"
@@ -468,6 +469,46 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
   return os.str();
 }
 
+/// `block`, the code printed for region `r`, under the scop's assumption
+/// (Scop::assumed) when it has one: where it fails, the region's original
+/// statements run instead.
+std::string underAssumption(const ParsedInput &input, size_t r,
+                            const std::string &block) {
+  const ScopRegion &region = input.regions[r];
+  const Scop &scop = *region.scop;
+  if (!scop.assumed)
+    return block;
+  // The parameters as `long`, so that the condition cannot overflow.
+  isl_set *cond = scop.assumed->copy();
+  std::string values;
+  for (int i = 0; i < isl_set_dim(cond, isl_dim_param); ++i) {
+    isl_id *id = isl_set_get_dim_id(cond, isl_dim_param, i);
+    std::string name = isl_id_get_name(id);
+    isl_id_free(id);
+    auto it = std::find(scop.params.begin(), scop.params.end(), name);
+    POLYCUDA_CHECK(it != scop.params.end()) << "unknown parameter " << name;
+    std::string local = "polycuda_assumed_" + name;
+    cond = isl_set_set_dim_id(cond, isl_dim_param, i,
+                              isl_id_alloc(isl_set_get_ctx(cond), local.c_str(),
+                                           nullptr));
+    if (isl_set_involves_dims(cond, isl_dim_param, i, 1) == isl_bool_true)
+      values += "  const " + std::string(kIndexType) + " " + local + " = " +
+                scop.paramSourceNames[it - scop.params.begin()] + ";\n";
+  }
+  // The statements between the `#pragma scop` and `#pragma endscop` lines.
+  std::string original =
+      input.source.substr(region.beginOffset,
+                          region.endOffset - region.beginOffset);
+  original = original.substr(original.find('\n') + 1);
+  original = original.substr(0, original.rfind('\n', original.size() - 2) + 1);
+  return "{\n  /* polycuda: the code below assumes that no unsigned or "
+         "narrow value of the scop wraps around; where that fails, the "
+         "original statements run */\n" +
+         values + "  if (" + printExpr(polyhedral::buildExprFromSet(isl::manage(cond))) +
+         ")\n" +
+         block + "  else {\n" + original + "  }\n}\n";
+}
+
 /// Replaces the regions of `input.source` by `blocks[i]` and inserts
 /// `before[offset]` at the given offsets, `header` at the top.
 std::string splice(const ParsedInput &input, const std::string &header,
@@ -487,7 +528,7 @@ std::string splice(const ParsedInput &input, const std::string &header,
     if (kind < 0) {
       out += before.at(offset);
     } else {
-      out += blocks[kind];
+      out += underAssumption(input, kind, blocks[kind]);
       pos = input.regions[kind].endOffset;
     }
   }

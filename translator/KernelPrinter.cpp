@@ -225,12 +225,16 @@ std::string identity(char op, ElemType type, const GpuTarget &target) {
     return max ? "0" : "255";
   case ElemType::Short:
     return max ? "(-32767 - 1)" : "32767";
+  case ElemType::UShort:
+    return max ? "0" : "65535";
   case ElemType::Int:
     return max ? "(-2147483647 - 1)" : "2147483647";
   case ElemType::UInt:
     return max ? "0u" : "4294967295u";
   case ElemType::Long:
     return max ? "(-9223372036854775807L - 1)" : "9223372036854775807L";
+  case ElemType::ULong:
+    return max ? "0ul" : "18446744073709551615ul";
   }
   return "0";
 }

@@ -531,24 +531,6 @@ private:
     return json::Object{{"first", std::move(first)}, {"last", std::move(last)}};
   }
 
-  static int64_t elementBytes(polyhedral::ElemType type) {
-    switch (type) {
-    case polyhedral::ElemType::Char:
-    case polyhedral::ElemType::UChar:
-      return 1;
-    case polyhedral::ElemType::Short:
-      return 2;
-    case polyhedral::ElemType::Int:
-    case polyhedral::ElemType::UInt:
-    case polyhedral::ElemType::Float:
-      return 4;
-    case polyhedral::ElemType::Long:
-    case polyhedral::ElemType::Double:
-      break;
-    }
-    return 8;
-  }
-
   /// One direction of a transfer: whether it is copied, the box, its size
   /// in bytes (an integer, or a C expression of the parameters) and why.
   static json::Value copy(const isl::set &params, const polyhedral::Array &array,
@@ -557,8 +539,8 @@ private:
     json::Value lower = nullptr, upper = nullptr, bytes = (int64_t)0;
     if (copied) {
       json::Array lo, hi;
-      std::optional<int64_t> total = elementBytes(array.type);
-      std::string text = std::to_string(elementBytes(array.type));
+      std::optional<int64_t> total = polyhedral::elementBytes(array.type);
+      std::string text = std::to_string(polyhedral::elementBytes(array.type));
       for (size_t d = 0; d < box.lower.size(); ++d) {
         lo.push_back(expression(params, box.lower[d]));
         hi.push_back(expression(params, box.upper[d]));

@@ -600,6 +600,36 @@ void f(int n, double A[100]) {
   EXPECT_EQ((std::vector<int>{1}), none.beta); // after the loop, at 0
 }
 
+TEST_F(ScopBuilderTest, UnsignedComparisonAssumesItsOperandsFit) {
+  // `i < n` converts `n` to unsigned: the model is exact for n >= 0, which
+  // the scop assumes (and its printed code checks).
+  const Scop &scop = parseOne(R"(
+void f(int n, int m, double A[100]) {
+#pragma scop
+  for (unsigned i = 0; i < n; i++)
+    A[i] = 0.0;
+  for (int j = 0; j < m; j++)
+    A[j] = 1.0;
+#pragma endscop
+}
+)");
+  ASSERT_TRUE(scop.assumed.has_value());
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n, m] -> { : n >= 0 }"), *scop.assumed);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n, m] -> { : n >= 0 }"), scop.context);
+}
+
+TEST_F(ScopBuilderTest, SignedArithmeticAssumesNothing) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[100]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    A[i] = i - 5;
+#pragma endscop
+}
+)");
+  EXPECT_FALSE(scop.assumed.has_value());
+}
+
 TEST_F(ScopBuilderTest, IteratorNotReadAfterItsLoopGetsNoExitValue) {
   const Scop &scop = parseOne(R"(
 void f(int n, double A[100]) {

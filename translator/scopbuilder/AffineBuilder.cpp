@@ -11,26 +11,56 @@ using namespace clang;
 
 namespace polycuda::translator::scopbuilder {
 
+namespace {
+
+/// Every value of integer type `from` is one of `to`.
+bool fitsIn(const ASTContext &ast, QualType from, QualType to) {
+  unsigned fromWidth = ast.getIntWidth(from), toWidth = ast.getIntWidth(to);
+  bool fromSigned = from->isSignedIntegerType();
+  bool toSigned = to->isSignedIntegerType();
+  if (fromSigned == toSigned)
+    return fromWidth <= toWidth;
+  return !fromSigned && fromWidth < toWidth;
+}
+
+} // namespace
+
 std::string AffineBuilder::expression(const clang::Expr *e, Diag diag) {
   e = e->IgnoreParens();
   if (auto value = state.constantOf(e))
     return "(" + std::to_string(value->getExtValue()) + ")";
   if (auto *cast = dyn_cast<CastExpr>(e)) {
-    if (cast->getSubExpr()->getType()->isIntegerType())
-      return expression(cast->getSubExpr(), diag);
+    const clang::Expr *sub = cast->getSubExpr();
+    if (sub->getType()->isIntegerType()) {
+      std::string value = expression(sub, diag);
+      if (cast->getType()->isIntegerType() &&
+          !cast->getType()->isBooleanType() &&
+          !fitsIn(state.ast, sub->getType(), cast->getType()))
+        requireInRange(value, cast->getType(), cast);
+      return value;
+    }
     state.fail(e->getBeginLoc(), diag, state.text(e), e->getSourceRange());
   }
   if (auto *ref = dyn_cast<DeclRefExpr>(e))
     return variable(ref, diag);
   if (auto *un = dyn_cast<UnaryOperator>(e)) {
-    if (un->getOpcode() == UO_Minus)
-      return "(-" + expression(un->getSubExpr(), diag) + ")";
+    if (un->getOpcode() == UO_Minus) {
+      std::string value = "(-" + expression(un->getSubExpr(), diag) + ")";
+      if (un->getType()->isUnsignedIntegerType())
+        requireInRange(value, un->getType(), un);
+      return value;
+    }
     if (un->getOpcode() == UO_Plus)
       return expression(un->getSubExpr(), diag);
   }
   if (auto *bin = dyn_cast<BinaryOperator>(e))
-    if (std::optional<std::string> result = binary(bin, diag))
+    if (std::optional<std::string> result = binary(bin, diag)) {
+      // Unsigned sums, differences and products wrap around.
+      if (bin->getType()->isUnsignedIntegerType() &&
+          (bin->isAdditiveOp() || bin->getOpcode() == BO_Mul))
+        requireInRange(*result, bin->getType(), bin);
       return *result;
+    }
   if (auto *cond = dyn_cast<ConditionalOperator>(e))
     if (std::optional<std::string> result = minMax(cond, diag))
       return *result;
@@ -128,10 +158,13 @@ std::optional<std::string>
 AffineBuilder::expressionOrNone(const clang::Expr *e) {
   bool saved = state.probing;
   state.probing = true;
+  size_t checks = state.rangeChecks.size();
   std::optional<std::string> result;
   try {
     result = expression(e, Diag::NonAffineSubscript);
   } catch (const NotAffine &) {
+    // Not an affine value: printed as C computes it.
+    state.rangeChecks.resize(checks);
   }
   state.probing = saved;
   return result;
@@ -196,6 +229,24 @@ void AffineBuilder::requireNonNegative(const std::string &dividend,
   if (!negative.is_empty())
     state.fail(e->getBeginLoc(), Diag::NegativeDividend, state.text(e),
                e->getSourceRange());
+}
+
+/// Records that `value`, computed by `e` in C type `type`, must stay within
+/// that type where it is evaluated: the iterations of the loops around
+/// under their conditions (a loop's own condition is evaluated where
+/// StatementBuilder::buildFor says). buildScop turns the records into the
+/// scop's assumption on its parameters.
+void AffineBuilder::requireInRange(const std::string &value, QualType type,
+                                   const clang::Expr *e) {
+  auto [low, high] = rangeOf(state.ast, type);
+  std::string tuple = state.iterationTuple("L");
+  isl::set outside(state.scop.ctx, state.paramPrefix + "{ " + tuple + " : " +
+                                       value + " < " + low + " or " + value +
+                                       " > " + high + " }");
+  state.rangeChecks.push_back({state.iterationDomain("L"), outside,
+                               e->getBeginLoc(),
+                               "'" + state.text(e) + "' (of type '" +
+                                   type.getAsString() + "')"});
 }
 
 } // namespace polycuda::translator::scopbuilder

@@ -28,6 +28,8 @@ std::optional<ElemType> elemTypeOf(QualType type) {
       return ElemType::UInt;
     case BuiltinType::Short:
       return ElemType::Short;
+    case BuiltinType::UShort:
+      return ElemType::UShort;
     case BuiltinType::Char_S:
     case BuiltinType::Char_U:
     case BuiltinType::SChar:
@@ -37,6 +39,9 @@ std::optional<ElemType> elemTypeOf(QualType type) {
     case BuiltinType::Long:
     case BuiltinType::LongLong:
       return ElemType::Long;
+    case BuiltinType::ULong:
+    case BuiltinType::ULongLong:
+      return ElemType::ULong;
     case BuiltinType::Float:
       return ElemType::Float;
     case BuiltinType::Double:

@@ -195,7 +195,7 @@ ExprPtr BodyBuilder::value(const clang::Expr *e) {
   if (isa<ArraySubscriptExpr>(e))
     return arrayRef(e, Access::Kind::Read);
   if (auto *cast = dyn_cast<ImplicitCastExpr>(e))
-    return value(cast->getSubExpr());
+    return implicitCast(cast);
   if (auto *c = dyn_cast<CStyleCastExpr>(e))
     return explicitCast(c);
   refusePointerUse(e);
@@ -212,6 +212,14 @@ ExprPtr BodyBuilder::literal(const clang::Expr *e) {
   if (auto *lit = dyn_cast<IntegerLiteral>(e)) {
     ExprPtr n = makeExpr(Expr::Kind::IntLit);
     n->literal = std::to_string(lit->getValue().getZExtValue());
+    // The literal's type decides C's conversions (`u - 5u` wraps, `u - 5L`
+    // does not); long is 64 bits on every target (long long is not
+    // OpenCL).
+    QualType type = lit->getType();
+    if (type->isUnsignedIntegerType())
+      n->literal += "u";
+    if (state.ast.getIntWidth(type) > 32)
+      n->literal += "l";
     return n;
   }
   if (auto *lit = dyn_cast<FloatingLiteral>(e)) {
@@ -254,13 +262,13 @@ ExprPtr BodyBuilder::reference(const DeclRefExpr *ref) {
   if (const Loop *loop = state.loopOf(var)) {
     ExprPtr n = makeExpr(Expr::Kind::Iterator);
     n->name = loop->name;
-    return n;
+    return asDeclared(n, var);
   }
   auto it = state.paramNames.find(var);
   if (it != state.paramNames.end()) {
     ExprPtr n = makeExpr(Expr::Kind::Param);
     n->name = it->second;
-    return n;
+    return asDeclared(n, var);
   }
   // A scalar the scop only reads is passed to kernels by value.
   if (!state.written.count(var) && !var->getType()->isArrayType() &&
@@ -278,6 +286,52 @@ ExprPtr BodyBuilder::reference(const DeclRefExpr *ref) {
     }
   }
   return arrayRef(ref, Access::Kind::Read);
+}
+
+/// `n`, an iterator or parameter (printed as `long`), converted to the type
+/// of `var` where C's arithmetic on that type differs: unsigned int and
+/// unsigned long wrap around (narrower unsigned types are promoted to int,
+/// and the value fits).
+ExprPtr BodyBuilder::asDeclared(ExprPtr n, const VarDecl *var) {
+  QualType type = var->getType();
+  if (!type->isUnsignedIntegerType() ||
+      state.ast.getIntWidth(type) < state.ast.getIntWidth(state.ast.IntTy))
+    return n;
+  auto elem = elemTypeOf(type);
+  if (!elem)
+    state.fail(var->getLocation(), Diag::UnsupportedType,
+               type.getAsString());
+  ExprPtr c = makeExpr(Expr::Kind::Cast);
+  c->castType = *elem;
+  c->args.push_back(n);
+  return c;
+}
+
+/// An implicit conversion: printed where it may change the value (to an
+/// unsigned or narrower integer type), since the printed operand may have
+/// another type than in the source (iterators are `long`).
+ExprPtr BodyBuilder::implicitCast(const ImplicitCastExpr *cast) {
+  ExprPtr v = value(cast->getSubExpr());
+  QualType to = cast->getType(), from = cast->getSubExpr()->getType();
+  if (cast->getCastKind() != CK_IntegralCast || to->isBooleanType() ||
+      !to->isIntegerType() || !from->isIntegerType())
+    return v;
+  unsigned toWidth = state.ast.getIntWidth(to);
+  unsigned fromWidth = state.ast.getIntWidth(from);
+  bool changes = to->isUnsignedIntegerType() ? from->isSignedIntegerType() ||
+                                                   fromWidth > toWidth
+                                             : fromWidth >= toWidth &&
+                                                   !(fromWidth == toWidth &&
+                                                     from->isSignedIntegerType());
+  if (!changes)
+    return v;
+  auto type = elemTypeOf(to);
+  if (!type)
+    state.fail(cast->getBeginLoc(), Diag::UnsupportedType, to.getAsString());
+  ExprPtr n = makeExpr(Expr::Kind::Cast);
+  n->castType = *type;
+  n->args.push_back(v);
+  return n;
 }
 
 ExprPtr BodyBuilder::explicitCast(const CStyleCastExpr *cast) {

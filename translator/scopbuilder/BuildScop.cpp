@@ -144,6 +144,30 @@ void collectLiveIterators(BuildState &state, FunctionDecl *function) {
       state.liveIterators.insert(var);
 }
 
+/// The parameters for which no value of the scop leaves its C type
+/// (BuildState::RangeCheck): the model is exact there. Where some
+/// parameters remain, the scop assumes them and its generated code runs
+/// only where they hold (Scop::assumed); where none remain, every run
+/// would wrap around and the scop is refused.
+void assumeNoWrapAround(BuildState &state) {
+  if (state.rangeChecks.empty())
+    return;
+  isl::set ranges = state.paramRanges();
+  isl::set assumed = ranges;
+  for (const BuildState::RangeCheck &check : state.rangeChecks) {
+    isl::set wraps = check.where.intersect(check.outside).params();
+    assumed = assumed.subtract(wraps);
+    if (assumed.is_empty())
+      state.fail(check.loc, Diag::WrapsAround, check.what);
+  }
+  assumed = assumed.coalesce().gist(ranges);
+  if (isl_set_plain_is_universe(assumed.get()) == isl_bool_true)
+    return;
+  polyhedral::Scop &scop = state.scop;
+  scop.assumed = assumed;
+  scop.context = scop.context.intersect(assumed);
+}
+
 } // namespace
 
 void buildScop(ASTContext &ast, polyhedral::Scop &scop,
@@ -170,6 +194,7 @@ void buildScop(ASTContext &ast, polyhedral::Scop &scop,
   statements.build(stmts);
   statements.finish();
   arrays.markUsedAfter(function, endOffset);
+  assumeNoWrapAround(state);
 }
 
 } // namespace polycuda::translator::scopbuilder

@@ -1,6 +1,7 @@
 //===- BuildState.cpp - What the parts of the scop builder share ----------===//
 #include "ScopBuilderInternal.h"
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/Support/raw_ostream.h>
 
 using namespace clang;
@@ -14,6 +15,17 @@ const std::set<std::string> kIslKeywords = {
     "true", "false", "infty", "NaN", "implies", "xor", "rat", "cst"};
 
 } // namespace
+
+/// `[lo, hi]`, the values of C integer type `type`.
+std::pair<std::string, std::string> rangeOf(const ASTContext &ast,
+                                            QualType type) {
+  unsigned width = ast.getIntWidth(type);
+  bool isUnsigned = type->isUnsignedIntegerType();
+  llvm::SmallString<24> low, high;
+  llvm::APSInt::getMinValue(width, isUnsigned).toString(low, 10);
+  llvm::APSInt::getMaxValue(width, isUnsigned).toString(high, 10);
+  return {low.str().str(), high.str().str()};
+}
 
 void BuildState::fail(SourceLocation loc, Diag diag, StringRef arg,
                       SourceRange range) {
@@ -86,6 +98,15 @@ isl::set BuildState::iterationDomain(const std::string &name) const {
     domain = domain.intersect(set.apply(outer.reverse()));
   }
   return domain;
+}
+
+isl::set BuildState::paramRanges() const {
+  std::string cond;
+  for (const auto &[param, name] : paramNames) {
+    auto [low, high] = rangeOf(ast, param->getType());
+    cond += (cond.empty() ? "" : " and ") + low + " <= " + name + " <= " + high;
+  }
+  return isl::set(scop.ctx, paramPrefix + "{ : " + cond + " }");
 }
 
 std::string BuildState::freshIslName(const std::string &base) {

@@ -98,6 +98,19 @@ struct BuildState {
   /// condition holds again after it first fails (`i != n`).
   std::vector<isl::set> loopSets;
 
+  /// An affine value that C computes in a type that cannot hold every
+  /// value the model's integers give it: unsigned arithmetic, or a
+  /// conversion to an unsigned or narrower type (`i < n` with `unsigned i`
+  /// and `int n` converts `n`). Where it leaves the type, C wraps it around
+  /// and the model does not.
+  struct RangeCheck {
+    isl::set where;   ///< `{ L[i...] }`: the iterations that evaluate it.
+    isl::set outside; ///< `{ L[i...] }`: where it leaves its type.
+    clang::SourceLocation loc;
+    std::string what; ///< For the diagnostic: the value and its type.
+  };
+  std::vector<RangeCheck> rangeChecks;
+
   /// Set while expressionOrNone probes a subscript: fail() reports nothing.
   bool probing = false;
 
@@ -121,6 +134,9 @@ struct BuildState {
   /// around that satisfy the conditions around.
   isl::set iterationDomain(const std::string &name) const;
 
+  /// `{ : ... }`: every parameter within the range of its C type.
+  isl::set paramRanges() const;
+
   /// An isl name for `base` that is no isl keyword and in use by no other
   /// name until it is released.
   std::string freshIslName(const std::string &base);
@@ -129,6 +145,10 @@ struct BuildState {
 private:
   std::set<std::string> usedIslNames;
 };
+
+/// `[lo, hi]`, the values of C integer type `type`, in decimal.
+std::pair<std::string, std::string> rangeOf(const clang::ASTContext &ast,
+                                            clang::QualType type);
 
 /// The variable that `e` names (parentheses and implicit casts aside), or
 /// null.
@@ -162,6 +182,8 @@ private:
                                     Diag diag);
   std::optional<std::string> minMax(const clang::CallExpr *call, Diag diag);
   void requireNonNegative(const std::string &dividend, const clang::Expr *e);
+  void requireInRange(const std::string &value, clang::QualType type,
+                      const clang::Expr *e);
 };
 
 /// The element type of a C type, if polycuda supports it.
@@ -244,6 +266,9 @@ private:
   polyhedral::ExprPtr value(const clang::Expr *e);
   polyhedral::ExprPtr literal(const clang::Expr *e);
   polyhedral::ExprPtr reference(const clang::DeclRefExpr *ref);
+  polyhedral::ExprPtr asDeclared(polyhedral::ExprPtr n,
+                                 const clang::VarDecl *var);
+  polyhedral::ExprPtr implicitCast(const clang::ImplicitCastExpr *cast);
   polyhedral::ExprPtr explicitCast(const clang::CStyleCastExpr *cast);
   polyhedral::ExprPtr operation(const clang::Expr *e);
   polyhedral::ExprPtr mathCall(const clang::CallExpr *call);
@@ -294,7 +319,7 @@ private:
                      const isl::set &domain);
   void checkIteratorRange(const clang::VarDecl *var, const isl::set &values,
                           clang::SourceLocation loc);
-  isl::set keepFirstRun(long step);
+  isl::set keepFirstRun(long step, isl::set &evaluated);
   void buildIf(clang::IfStmt *branch);
   void buildAssignment(const clang::Expr *e,
                        const clang::Expr *rhsValue = nullptr);

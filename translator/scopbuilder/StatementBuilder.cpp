@@ -84,17 +84,6 @@ std::optional<long> constantStep(const clang::Expr *inc, const VarDecl *var,
   return step;
 }
 
-/// `[lo, hi]`, the values of C integer type `type`.
-std::pair<std::string, std::string> rangeOf(const ASTContext &ast,
-                                            QualType type) {
-  unsigned width = ast.getIntWidth(type);
-  bool isUnsigned = type->isUnsignedIntegerType();
-  llvm::SmallString<24> low, high;
-  llvm::APSInt::getMinValue(width, isUnsigned).toString(low, 10);
-  llvm::APSInt::getMaxValue(width, isUnsigned).toString(high, 10);
-  return {low.str().str(), high.str().str()};
-}
-
 /// C wraps a variable of `type` around its range (unsigned), or it is
 /// narrower than int, where the conversion back of `i + c` wraps (gcc);
 /// signed int and long may not overflow.
@@ -248,9 +237,15 @@ int StatementBuilder::buildFor(ForStmt *loop, int position) {
     constraints.push_back("(exists (e_" + name + ": " + name + " = " + lower +
                           " + " + std::to_string(stride) + " * e_" + name +
                           "))");
+  size_t checks = state.rangeChecks.size();
   constraints.push_back(affine.condition(loop->getCond()));
   size_t savedSets = state.loopSets.size();
-  isl::set holds = keepFirstRun(*step);
+  isl::set evaluated;
+  isl::set holds = keepFirstRun(*step, evaluated);
+  // The condition is evaluated in every iteration and where it first
+  // fails, not for every value past the initial one.
+  for (size_t c = checks; c < state.rangeChecks.size(); ++c)
+    state.rangeChecks[c].where = evaluated;
   // The values the variable takes, and the one it is left with: the last
   // iteration's plus the step, or the initial value where none runs.
   bool live = state.liveIterators.count(var) > 0;
@@ -311,8 +306,10 @@ int StatementBuilder::buildFor(ForStmt *loop, int position) {
 /// the innermost loop (the last constraint) holds again after that
 /// (`i != n`, `i > 5 && i < n` from 0), only the iterations before the
 /// first failure remain, and none where it never fails (the loop would not
-/// end: its variable would overflow). Returns where the condition holds.
-isl::set StatementBuilder::keepFirstRun(long step) {
+/// end: its variable would overflow). Returns where the condition holds;
+/// `evaluated` is set to where it is evaluated: the iterations and the
+/// first value for which it fails.
+isl::set StatementBuilder::keepFirstRun(long step, isl::set &evaluated) {
   isl::set holds = state.iterationDomain("L");
   std::string cond = state.constraints.back();
   state.constraints.pop_back();
@@ -334,6 +331,7 @@ isl::set StatementBuilder::keepFirstRun(long step) {
       holds.subtract(fails.apply(after)).intersect(fails.apply(before));
   if (!run.is_equal(holds))
     state.loopSets.push_back(run);
+  evaluated = run.unite(fails.subtract(fails.apply(after)));
   return holds;
 }
 
@@ -356,12 +354,6 @@ void StatementBuilder::checkIteratorRange(const VarDecl *var,
                                           const isl::set &values,
                                           SourceLocation loc) {
   QualType type = var->getType();
-  // Parameters within their types' ranges.
-  std::string cond;
-  for (const auto &[param, name] : state.paramNames) {
-    auto [low, high] = rangeOf(state.ast, param->getType());
-    cond += (cond.empty() ? "" : " and ") + low + " <= " + name + " <= " + high;
-  }
   std::string tuple = polyhedral::tupleName(values) + "[";
   unsigned n = values.tuple_dim();
   for (unsigned d = 0; d < n; ++d)
@@ -369,12 +361,11 @@ void StatementBuilder::checkIteratorRange(const VarDecl *var,
   tuple += "]";
   auto [low, high] = rangeOf(state.ast, type);
   std::string last = "polycuda_v" + std::to_string(n - 1);
-  isl::set params(state.scop.ctx, state.paramPrefix + "{ " + tuple +
-                                      (cond.empty() ? "" : " : " + cond) + " }");
   isl::set inRange(state.scop.ctx, state.paramPrefix + "{ " + tuple + " : " +
                                        low + " <= " + last + " <= " + high +
                                        " }");
-  isl::set checked = values.intersect(params);
+  // For parameters within their types' ranges.
+  isl::set checked = values.intersect_params(state.paramRanges());
   if (!checked.is_subset(inRange))
     state.fail(loc, Diag::IteratorWraps,
                "'" + var->getName().str() + "' of type '" +
