@@ -2,6 +2,8 @@
 // do 8 of them take by each method? CUDA events are not used: host wall time
 // around the copies, each method's copies followed by one synchronize, as the
 // runtime's profile counts them; median of 51 rounds.
+// What the runtime's pinned slots for small copies rest on:
+//   nvcc -O2 -std=c++17 -arch=sm_90 -o small small_copies.cu && ./small
 #include <cuda_runtime.h>
 #include <chrono>
 #include <cstdio>

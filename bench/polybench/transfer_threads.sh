@@ -2,6 +2,11 @@
 # Copy time under POLYCUDA_PROFILE=1 of the after builds with several
 # runtime settings, alternating, REPS runs each: $OUT/sweep.csv and
 # $OUT/sweep_profiles.txt.
+#   bash bench/polybench/transfer_threads.sh CARRY "KERNELS" [REPS]
+# On the GPU host, CARRY made by time_prepare.sh (it builds the after
+# programs through CARRY/time_run.sh first). The settings: the staging
+# pool's workers (POLYCUDA_TRANSFER_THREADS 2, 4, default, 12, 16) and
+# POLYCUDA_TRANSFERS=registered: what the default worker count rests on.
 set -uo pipefail
 carry=$(cd "$1" && pwd); kernels=$2; reps=${3:-5}; out=${OUT:-/tmp/out}
 OUT=$out VARIANTS="after" RUNS=0 PROFILE_RUNS=0 bash "$carry/time_run.sh" "$carry" "$kernels" time > "$out/sweep_build.txt" 2>&1
