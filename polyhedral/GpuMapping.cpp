@@ -173,9 +173,9 @@ constexpr long kLanesBesideTwoMembers = 4;
 /// Iterations of the reduction loop that each lane runs together
 /// (BlockReduction::jam), and the lanes then, where a read of the
 /// reduction does not depend on that loop (sumprod's f[x][y][z] over w).
-/// Hand-written shapes of sumprod at 128^4 on the H200, one run
-/// (bench/results/sumprod_jam_h200_681cb19/): 16 lanes one iteration at a time
-/// 157 us, 16 lanes 4 together 121, 8 lanes 4 together 101, 8 lanes 8
+/// Hand-written shapes of sumprod at 128^4 on the H200, one run at 681cb19
+/// (git history of bench/results at 9c73b08): 16 lanes one iteration at a
+/// time 157 us, 16 lanes 4 together 121, 8 lanes 4 together 101, 8 lanes 8
 /// together 96; staged_smem 125.
 constexpr unsigned kLaneJam = 4;
 constexpr unsigned kJammedLanes = 8;
@@ -633,7 +633,8 @@ private:
   /// Tiles of a wavefront (GpuProgram.h, Kernel::Steps): the values of the
   /// wavefront member per tile, and the tile of the parallel members (the
   /// block; 16 x 16 ran seidel-2d fastest with its tile in shared memory,
-  /// bench/results/seidel_tiles_h100_7371a99/).
+  /// measured on the H100 at 7371a99; git history of bench/results at
+  /// 9c73b08).
   static constexpr unsigned kWavefrontSteps = 32;
   static constexpr unsigned kWavefrontTile = 16;
 
@@ -1623,9 +1624,10 @@ private:
         }
         return n;
       };
-      // Measured on the H100 (bench/results/register_tiles_h100_*): gemm
-      // at 2048 and 4096 runs in 0.40-0.53 of the plain kernel's time with
-      // 4 x 4 points (1,024 blocks and more); at 4096 fp32 in 0.22 with
+      // Measured on the H100 (59ee4af to 7beee5a; git history of
+      // bench/results at 9c73b08): gemm at 2048 and 4096 runs in 0.40-0.53
+      // of the plain kernel's time with 4 x 4 points (1,024 blocks and
+      // more); at 4096 fp32 in 0.22 with
       // 8 x 8 (1,024 blocks; 0.28 with 8 x 4, 0.37 with 4 x 8) and fp64 in
       // 0.32 with 4 x 8 (2,048 blocks; 0.47 with 4 x 4, 0.52 with 8 x 4,
       // 0.59 with 8 x 8); at 1000-1200 per side (567 blocks or fewer with

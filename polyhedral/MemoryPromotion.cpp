@@ -598,8 +598,9 @@ constexpr unsigned kJammedRegisters = 128;
 /// Has the compiler keep a jammed register tile's kernel within
 /// kJammedRegisters a thread (Kernel::minBlocksPerSm), where its
 /// accumulators take at most half of them. Measured on the H200 (gemm at
-/// 4096, bench/results/gemm_hoisted_h200_*): with the full tile's test out
-/// of its loop and that loop unrolled by 4 (the kernel printer), ptxas
+/// 4096, at 1205fb8; git history of bench/results at 9c73b08): with the
+/// full tile's test out of its loop and that loop unrolled by 4 (the
+/// kernel printer), ptxas
 /// gives the fp64 kernel 162 registers, one block per SM, and it ran 1.23x
 /// slower than before that change; bounded, 128 and no spills, 0.82x the
 /// time. fp32 (8 x 8 points) ran about as fast with the bound as without.

@@ -485,8 +485,9 @@ bool stagedSinceScopBegan = false;
 //   waiting ones first, in the order they were issued.
 // On the H200 host, eight copies of 16 KB through pinned memory with one
 // wait took 2.3x (to the device) and 3.3x (to the host) less time than
-// pageable cudaMemcpy one at a time (bench/results/small_copies_h200_8cb7efe;
-// region times: bench/results/transfers_slots_reserve_h200/).
+// pageable cudaMemcpy one at a time (bench/transfers/small_copies.cu; the
+// records, region times included, are in the git history of bench/results
+// at 9c73b08).
 
 constexpr size_t kSlotBytes = (size_t)256 << 10;
 constexpr unsigned kSlots = 16;
@@ -610,7 +611,7 @@ void copyThroughSlot(bool toDevice, char *device, char *host,
 // printed code registers its own kernels (polycuda_cuda_preload) and the
 // thread that prepares the pool loads them once the context exists: the 14
 // copy-bound PolyBench kernels ran 1.08x faster in region time (geometric
-// mean, 1.02-1.26x each; bench/results/preload_h200/).
+// mean, 1.02-1.26x each; git history of bench/results at 9c73b08).
 
 struct Preload {
   std::mutex mutex;
@@ -641,7 +642,7 @@ void loadKernels() {
 //===- Device memory reserved when the program starts ---------------------===//
 //
 // cudaMalloc took 0.4-0.5 ms for a PolyBench scop's arrays at LARGE on the
-// H200 (0.15 ms for one of 32 MB; bench/results/transfers_slots_reserve_h200/),
+// H200 (0.15 ms for one of 32 MB; bench/transfers/malloc_bench.cu),
 // a fifth to a third of the region of bicg, mvt or gemver once its copies
 // were fast. The thread that prepares the staging pool when the program
 // starts therefore creates a pool of device memory (cudaMemPoolCreate, the

@@ -599,7 +599,8 @@ private:
 /// copy runs, and the calling thread issues its DMAs: with a worker on
 /// every core it waited for one. On the H200 host's 16 cores, 16 workers
 /// took bicg's, gemm's and gesummv's copies to 2.8-9.4 ms, against 0.9-1.3
-/// ms with 8 to 15 (bench/results/copies_h200_0399691/).
+/// ms with 8 to 15 (sweeps as bench/polybench/transfer_threads.sh runs
+/// them, at 0399691; git history of bench/results at 9c73b08).
 inline unsigned workerCount(unsigned cores, const char *setting) {
   unsigned wanted = std::max(2u, std::min(8u, cores / 2));
   if (setting && atoi(setting) > 0)
@@ -612,7 +613,8 @@ inline unsigned workerCount(unsigned cores, const char *setting) {
 /// faster: on the H100 host (8 workers) 8 MiB to the host ran at 42 GB/s
 /// in quarters against 28 in eighths, 20 in sixteenths (pinned: 53), and
 /// 16 MiB at 46, 46 and 30-35; to the device quarters and eighths were
-/// within 10% of each other (bench/results/transfers_h100_c789a2f/).
+/// within 10% of each other (bench/transfers/geometry.sh at c789a2f; the
+/// record is in the git history of bench/results at 9c73b08).
 inline std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs) {
   size_t target = bytesOf(slabs) / POLYCUDA_STAGING_CHUNKS;
   target = std::max(kMinChunkBytes, std::min(kBufferBytes, target));

@@ -97,9 +97,10 @@ void printUserStatement(const polyhedral::Scop &scop, const isl::ast_expr &call,
 inline constexpr long kUnrollTrip = 16;
 inline constexpr long kUnrollBodies = 128;
 /// The unroll factor asked for a loop whose body is a full register tile
-/// (printFor). Measured on the H200 (bench/results/gemm_hoisted_h200_*),
-/// kernel time of gemm fp64 at 4096: 8.61 ms with 4, 8.88 with 8, 8.99
-/// with 2, 9.33 with 1; fp32 4.81 with 4 and with 8, 5.05 with 1.
+/// (printFor). Measured on the H200 at 1205fb8 (git history of
+/// bench/results at 9c73b08), kernel time of gemm fp64 at 4096: 8.61 ms
+/// with 4, 8.88 with 8, 8.99 with 2, 9.33 with 1; fp32 4.81 with 4 and
+/// with 8, 5.05 with 1.
 inline constexpr long kHoistedUnroll = 4;
 
 /// The statements that `node` unrolled would print: its loops' iterations

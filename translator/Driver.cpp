@@ -58,8 +58,9 @@ cl::OptionCategory category("polycuda options");
 /// Processor time the translation may take before it is done again with
 /// the cheapest fallbacks (--cpu-budget): with those, random programs
 /// translate in about 2 s at most on the 2-core development machine
-/// (bench/results/translation_*), while the slowest PolyBench kernel
-/// (deriche, 0.7-1 s with --explain, loaded or not) stays clear of it.
+/// (bench/translation/measure.sh at 20731c6), while the slowest
+/// PolyBench kernel (deriche, 0.7-1 s with --explain, loaded or not)
+/// stays clear of it.
 /// Sanitizers slow isl down several times: they get more.
 /// A translation that tiles a wavefront (kTiledWavefrontNote) gets more:
 /// isl's code for the tiles takes 0.6-0.8 s of seidel-2d's 1.0-1.3 s;
