@@ -116,6 +116,9 @@ private:
   void buildRegion(ASTContext &ast, SourceLocation begin, SourceLocation end) {
     SourceManager &sm = ast.getSourceManager();
     DiagnosticsEngine &diags = ast.getDiagnostics();
+    // Pragmas written as _Pragma in a macro: where the macro is used.
+    begin = sm.getExpansionLoc(begin);
+    end = sm.getExpansionLoc(end);
     unsigned b = sm.getFileOffset(begin), e = sm.getFileOffset(end);
     std::vector<Stmt *> stmts;
     FunctionDecl *function = enclosingFunction(ast, b, e, stmts);

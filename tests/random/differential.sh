@@ -8,6 +8,9 @@
 # (compare_outputs.py, rtol 1e-9):
 #   c       polycuda --target=c, gcc -fopenmp, run with OMP_NUM_THREADS=2
 #   opencl  polycuda --target=opencl, gcc + RUNTIME_DIR/polycuda_opencl.c -lOpenCL
+#   cuda-compile  polycuda --target=cuda, the .cu file compiled with nvcc
+#           ($NVCC, default nvcc; -arch=sm_90 -c) and its host file with gcc
+#           -c: a compile check, nothing runs (matched when both compile)
 #
 # Per seed and target the outcome is one of
 #   match    outputs agree
@@ -99,6 +102,7 @@ if [ "${1:-}" = "--one" ]; then
     case $t in
       c) ext=c; tflags=(--target=c);;
       opencl) ext=c; tflags=(--target=opencl --emit-cl);;
+      cuda-compile) ext=cu; tflags=(--target=cuda);;
       *) record "$t" fail "unknown target"; continue;;
     esac
     out="out.$t.$ext"
@@ -123,10 +127,20 @@ if [ "${1:-}" = "--one" ]; then
       c) step "build.$t.log" gcc "${cflags[@]}" -fopenmp "$out" -o "bin.$t" -lm;;
       opencl) step "build.$t.log" gcc "${cflags[@]}" -I"$runtime" "$out" \
                 "$runtime/polycuda_opencl.c" -o "bin.$t" -lOpenCL -lm;;
+      # Compiled only (no device needed): the .cu file with nvcc, its
+      # host file with gcc, as check_input.sh's cuda-compile does.
+      cuda-compile) step "build.$t.log" "${NVCC:-nvcc}" -O2 -arch=sm_90 -w \
+                      -I"$runtime" -c "$out" -o out.cu.o &&
+                    step "build.host.$t.log" gcc "${cflags[@]}" -c \
+                      out.$t.host.c -o out.host.o;;
     esac
     rc=$?
     if [ $rc -ne 0 ]; then
-      record "$t" fail "generated code does not build ($(status_text $rc)): $(grep -m1 -i 'error' "build.$t.log" | cut -c1-200)"
+      record "$t" fail "generated code does not build ($(status_text $rc)): $(cat build*.$t.log | grep -m1 -i 'error' | cut -c1-200)"
+      continue
+    fi
+    if [ "$t" = cuda-compile ]; then
+      record "$t" match ""
       continue
     fi
     OMP_NUM_THREADS=2 timeout -k 5 "$to" "./bin.$t" > "run.$t.out" 2> "run.$t.err"
