@@ -5,7 +5,8 @@
 # file through FileCheck with CHECKFILE: for cuda the .cu file (kernels and
 # launcher; the host part goes to --host-output), for opencl the host C file
 # with the kernels embedded; TARGET scop or dependences checks that stage's
-# --dump-after output instead. Extra polycuda flags come from
+# --dump-after output instead, and TARGET decisions the decisions of the
+# mapping, memory and copy stages (decisions.py over --report=json). Extra polycuda flags come from
 # $GOLDEN_POLYCUDA_FLAGS (e.g. --sizes='all=16,16' to see a test fail) and
 # from the check file's `// POLYCUDA-FLAGS: ...` line, if it has one (e.g.
 # -DLARGE_DATASET), both split at spaces.
@@ -35,6 +36,14 @@ scop | dependences)
   out="$dir/dump.txt"
   "$polycuda" --target=cuda --dump-after="$target" "${pflags[@]}" "$input" \
     -o "$dir/out.cu" 2> "$out"
+  ;;
+decisions)
+  # The mapping, memory and copy stages' decisions, one per line, from the
+  # JSON report (decisions.py).
+  out="$dir/decisions.txt"
+  "$polycuda" --target=cuda --report=json "${pflags[@]}" "$input" \
+    -o "$dir/out.cu" > "$dir/report.json"
+  python3 "$(dirname "$0")/decisions.py" < "$dir/report.json" > "$out"
   ;;
 *)
   echo "check.sh: unknown target '$target'" >&2
