@@ -376,6 +376,18 @@ void joinPoolInit() {
   });
 }
 
+void joinPoolInitAtExit() { joinPoolInit(); }
+
+/// The program's exit waits for the thread that prepares the pool: the CUDA
+/// runtime's exit handlers tear the context down, and a CUDA call of that
+/// thread meanwhile crashed short programs (trisolv and reduction_branches
+/// at MEDIUM: 2 of 40 runs each on the H100). atexit runs handlers in the
+/// reverse order of their registration, so the join is registered after the
+/// CUDA runtime's first call returned and again once the context exists
+/// (on either thread; it joins once): one of them runs before the CUDA
+/// runtime's handlers.
+void registerExitJoin() { atexit(joinPoolInitAtExit); }
+
 /// `reserve`: on the thread that prepares the pool when the program starts,
 /// also reserve device memory for the scops' arrays (reserveDeviceMemory).
 void attachPool(bool reserve) {
@@ -386,11 +398,13 @@ void attachPool(bool reserve) {
     h.state.store(PoolState::Failed);
     return;
   }
+  registerExitJoin();
   if (!h.pool->attach(h.error, h.what)) {
     cudaGetLastError();
     h.state.store(PoolState::Failed); // the pool is leaked on purpose: its
     return;                           // workers wait for a job forever
   }
+  registerExitJoin(); // the context exists
   if ((h.error = cudaGetDevice(&h.device)) != cudaSuccess) {
     cudaGetLastError();
     h.what = "cudaGetDevice for the staging pool";
@@ -681,11 +695,6 @@ size_t reserveBytes() {
   return std::min(mib << 20, total / 16);
 }
 
-/// The exit of a program that ends while the memory is being reserved
-/// waits for it (registered after the CUDA runtime's own handlers, so it
-/// runs before them).
-void joinPoolInitAtExit() { joinPoolInit(); }
-
 void reserveDeviceMemory() {
   size_t bytes = reserveBytes();
   int device = -1, supported = 0;
@@ -696,7 +705,6 @@ void reserveDeviceMemory() {
     cudaGetLastError();
     return;
   }
-  atexit(joinPoolInitAtExit);
   cudaMemPoolProps props = {};
   props.allocType = cudaMemAllocationTypePinned;
   props.location.type = cudaMemLocationTypeDevice;
@@ -1258,6 +1266,11 @@ extern "C" void *polycuda_cuda_alloc(size_t bytes, const char *where) {
       failWith(where, "cudaMalloc", err, detail);
     if (cachesAllocations())
       deviceMemory().sizes[ptr] = bytes;
+  }
+  static bool contextSeen = false; // see registerExitJoin
+  if (!contextSeen) {
+    contextSeen = true;
+    registerExitJoin();
   }
   if (isProfiling())
     recordAllocation(msSince(start));
