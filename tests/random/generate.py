@@ -182,6 +182,11 @@ ACCEPTED_INT_TYPES = [t for t in INT_TYPES if t not in REFUSED_INT_TYPES]
 # different comparison). RANDOM_LITERAL_SUFFIXES=1 turns them on; the
 # draws are the same either way, so only the suffixes differ.
 LITERAL_SUFFIXES = os.environ.get("RANDOM_LITERAL_SUFFIXES", "0") == "1"
+# Loop variables and parameters in integer expressions: cast, `(int)i`,
+# while polycuda replaces them by long counters and parameters (`X[i] * i`,
+# unsigned * int in C, wraps; unsigned * long does not).
+# RANDOM_BARE_ITERATORS=1 writes them bare (the same draws).
+BARE_ITERATORS = os.environ.get("RANDOM_BARE_ITERATORS", "0") == "1"
 # Instances of `X += e` / `X -= e` per int, long or long long object, at
 # most: with |e| <= acc_bound() the accumulations move X by half its range.
 ACC_INSTANCES = 1 << 20
@@ -1560,10 +1565,11 @@ class Gen:
             return IExpr(text, o.type, *o.read_range())
         if loopvars and k < 0.7:
             v = r.choice(loopvars)
-            return IExpr(v, "int", *env[v])
+            return IExpr(v if BARE_ITERATORS else "(int)" + v, "int", *env[v])
         if k < 0.75:
             p = r.choice(["n", "m"])
-            return IExpr(p, "int", self.pval[p], self.pval[p])
+            return IExpr(p if BARE_ITERATORS else "(int)" + p, "int",
+                         self.pval[p], self.pval[p])
         return self.iconst(r, r.choice([1, 1, 2, 3]))
 
     def iconst(self, r, size=1):
