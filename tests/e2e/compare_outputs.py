@@ -2,6 +2,7 @@
 """Compare the printed outputs of two runs of an inputs/ program.
 
 Usage: compare_outputs.py REF OUT [--rtol 1e-6] [--atol 1e-9] [--max-report 10]
+                          [--exact-integers]
 
 Both files hold sections of the form
 
@@ -11,7 +12,9 @@ Both files hold sections of the form
 Header lines must match exactly and appear in the same order. Values are compared
 token by token: numbers pass when |a - b| <= atol + rtol * max(|a|, |b|) (equal
 infinities pass); any NaN, in either file, is a failure. Tokens that are not numbers
-must be identical.
+must be identical. With --exact-integers, two tokens that are both integers (digits
+with an optional sign, as %d, %u, %ld print them) must have the same value: rtol
+would let 4294967295 pass for 4294967294, and floats cannot hold 64-bit values.
 
 Exit status: 0 all values match, 1 some value differs, 2 structural difference
 (different headers, a different number of sections or of values in a section, an
@@ -20,7 +23,10 @@ unreadable file).
 
 import argparse
 import math
+import re
 import sys
+
+INTEGER = re.compile(r"[+-]?[0-9]+\Z")
 
 PREAMBLE = "(before first header)"
 
@@ -56,8 +62,11 @@ def array_name(header):
     return header[2:].strip() if header.startswith("==") else header
 
 
-def compare_token(a_tok, b_tok, rtol, atol):
+def compare_token(a_tok, b_tok, rtol, atol, exact_integers=False):
     """Return (ok, abs_diff_or_None)."""
+    if exact_integers and INTEGER.match(a_tok) and INTEGER.match(b_tok):
+        diff = abs(int(a_tok) - int(b_tok))
+        return diff == 0, float(diff)
     if a_tok == b_tok:
         a = to_number(a_tok)
         if a is not None and math.isnan(a):
@@ -85,6 +94,8 @@ def main(argv=None):
     ap.add_argument("--atol", type=float, default=1e-9)
     ap.add_argument("--max-report", type=int, default=10,
                     help="how many mismatches to print (default 10)")
+    ap.add_argument("--exact-integers", action="store_true",
+                    help="integer tokens in both files must be equal")
     args = ap.parse_args(argv)
 
     try:
@@ -121,7 +132,7 @@ def main(argv=None):
         name = array_name(rh)
         for idx, (a, b) in enumerate(zip(rv, ov)):
             total += 1
-            ok, diff = compare_token(a, b, args.rtol, args.atol)
+            ok, diff = compare_token(a, b, args.rtol, args.atol, args.exact_integers)
             if diff is not None and diff > 0 and (worst is None or diff > worst[0]):
                 worst = (diff, name, idx, a, b)
             if ok:

@@ -5,7 +5,7 @@
 # generate.py writes a random scop program; the sequential gcc build is the
 # reference; polycuda translates it for each target in TARGETS (default
 # "c opencl") and the translated build must print the same values
-# (compare_outputs.py, rtol 1e-9):
+# (compare_outputs.py, rtol 1e-9, integers exactly):
 #   c       polycuda --target=c, gcc -fopenmp, run with OMP_NUM_THREADS=2
 #   opencl  polycuda --target=opencl, gcc + RUNTIME_DIR/polycuda_opencl.c -lOpenCL
 #   cuda-compile  polycuda --target=cuda, the .cu file compiled with nvcc
@@ -149,7 +149,7 @@ if [ "${1:-}" = "--one" ]; then
       record "$t" fail "translated program $(status_text $rc): $(head -c 200 "run.$t.err" | tr '\n' ' ')"
       continue
     fi
-    step "compare.$t.log" python3 "$compare_py" ref.out "run.$t.out" --rtol 1e-9
+    step "compare.$t.log" python3 "$compare_py" ref.out "run.$t.out" --rtol 1e-9 --exact-integers
     rc=$?
     if [ $rc -ne 0 ]; then
       record "$t" fail "output mismatch: $(grep -m1 -E 'MISMATCH|STRUCTURE' "compare.$t.log" | cut -c1-160); $(grep -m1 '^FAIL' "compare.$t.log")"

@@ -36,8 +36,18 @@ output array E, and after #pragma endscop; a value after a decreasing loop
 may be negative and is then only read as a value), and declarations in
 blocks (locals in loop bodies and top-level blocks, the same name in
 siblings, locals that shadow a variable of the function).
+
+Scops, file-scope scalars and integer types (seventh, eighth and ninth
+streams, Gen.stream and after): two or three scops in one function with
+plain C between them, or the scops in main; file-scope double scalars read
+and written by the scop and printed after it (and a file-scope array beside
+parameter arrays); integer arrays and file-scope scalars of char .. long
+long, with arithmetic whose intervals the generator computes under C's
+promotions and conversions (no signed overflow; unsigned values wrap).
+main prints integers with %d, %u, %ld or %lld (compared exactly).
 """
 
+import os
 import random
 import re
 import sys
@@ -145,6 +155,205 @@ class MinMax:
 
 
 # --------------------------------------------------------------------------
+# Integer element types (the ninth stream): C's types, conversions and
+# intervals, so that no signed arithmetic overflows (undefined behaviour);
+# unsigned arithmetic wraps around (defined), conversions to a narrower
+# signed type keep the value modulo 2^bits (gcc, clang, OpenCL, nvcc).
+
+# name: (bits, signed, rank, printf conversion)
+INT_TYPES = {
+    "char": (8, True, 1, "%d"),
+    "signed char": (8, True, 1, "%d"),
+    "unsigned char": (8, False, 1, "%u"),
+    "short": (16, True, 2, "%d"),
+    "unsigned short": (16, False, 2, "%u"),
+    "int": (32, True, 3, "%d"),
+    "unsigned": (32, False, 3, "%u"),
+    "long": (64, True, 4, "%ld"),
+    "unsigned long": (64, False, 4, "%lu"),
+    "long long": (64, True, 5, "%lld"),
+}
+# polycuda refuses these with `error: type '...' is not supported`: not
+# generated (one refused program in Random.OpenCL's 15 is past 5%)
+REFUSED_INT_TYPES = ("unsigned short", "unsigned long")
+ACCEPTED_INT_TYPES = [t for t in INT_TYPES if t not in REFUSED_INT_TYPES]
+# Integer literals with a u or L suffix: off while polycuda drops the
+# suffixes when it prints a statement (`I[i] < 5u` becomes `I[i] < 5`, a
+# different comparison). RANDOM_LITERAL_SUFFIXES=1 turns them on; the
+# draws are the same either way, so only the suffixes differ.
+LITERAL_SUFFIXES = os.environ.get("RANDOM_LITERAL_SUFFIXES", "0") == "1"
+# Loop variables and parameters in integer expressions: cast, `(int)i`,
+# while polycuda replaces them by long counters and parameters (`X[i] * i`,
+# unsigned * int in C, wraps; unsigned * long does not).
+# RANDOM_BARE_ITERATORS=1 writes them bare (the same draws).
+BARE_ITERATORS = os.environ.get("RANDOM_BARE_ITERATORS", "0") == "1"
+# Instances of `X += e` / `X -= e` per int, long or long long object, at
+# most: with |e| <= acc_bound() the accumulations move X by half its range.
+ACC_INSTANCES = 1 << 20
+
+
+def trange(t):
+    bits, signed = INT_TYPES[t][:2]
+    if signed:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def promote(t):
+    return "int" if INT_TYPES[t][2] < 3 else t
+
+
+def common(a, b):
+    """The usual arithmetic conversions."""
+    a, b = promote(a), promote(b)
+    if a == b:
+        return a
+    (_, sa, ra, _), (_, sb, rb, _) = INT_TYPES[a], INT_TYPES[b]
+    if sa == sb:
+        return a if ra >= rb else b
+    u, s = (a, b) if not sa else (b, a)
+    if INT_TYPES[u][2] >= INT_TYPES[s][2]:
+        return u
+    slo, shi = trange(s)
+    if trange(u)[1] <= shi:
+        return s
+    return "unsigned long"
+
+
+def iconvert(lo, hi, to):
+    """The interval of values lo..hi converted to type `to`."""
+    tlo, thi = trange(to)
+    if tlo <= lo and hi <= thi:
+        return lo, hi
+    bits = INT_TYPES[to][0]
+    if not INT_TYPES[to][1] and -(1 << bits) <= lo and hi < 0:
+        return lo + (1 << bits), hi + (1 << bits)
+    return tlo, thi
+
+
+def tdiv(a, k):
+    return -((-a) // k) if a < 0 else a // k
+
+
+class IExpr:
+    def __init__(self, text, t, lo, hi):
+        self.text, self.t, self.lo, self.hi = text, t, lo, hi
+
+
+class IntObj:
+    """An integer array (dims) or file-scope scalar (no dims)."""
+
+    def __init__(self, name, t, dims, prefix=""):
+        self.name, self.type, self.dims, self.prefix = name, t, dims, prefix
+
+    def wide_signed(self):
+        bits, signed = INT_TYPES[self.type][:2]
+        return signed and bits >= 32
+
+    def bound(self):
+        return 1 << (24 if INT_TYPES[self.type][0] == 32 else 44)
+
+    def read_range(self):
+        if self.wide_signed():
+            return -self.bound(), self.bound()
+        return trange(self.type)
+
+    def store_range(self):
+        if self.wide_signed():
+            return -self.bound() // 2, self.bound() // 2
+        return trange(self.type)
+
+    def acc_bound(self):
+        return self.bound() // (2 * ACC_INSTANCES)
+
+
+def ifit(t, lo, hi, text):
+    tlo, thi = trange(t)
+    if tlo <= lo and hi <= thi:
+        return IExpr(text, t, lo, hi)
+    if INT_TYPES[t][1]:
+        return None  # signed overflow: undefined
+    lo, hi = iconvert(lo, hi, t)
+    return IExpr(text, t, lo, hi)
+
+
+def ibinary(op, a, b):
+    """a op b, or None where a signed operation may overflow (or where
+    the divisor of / and % is not a positive constant)."""
+    if a is None or b is None:
+        return None
+    t = common(a.t, b.t)
+    alo, ahi = iconvert(a.lo, a.hi, t)
+    blo, bhi = iconvert(b.lo, b.hi, t)
+    text = "(%s %s %s)" % (a.text, op, b.text)
+    if op == "+":
+        return ifit(t, alo + blo, ahi + bhi, text)
+    if op == "-":
+        return ifit(t, alo - bhi, ahi - blo, text)
+    if op == "*":
+        ps = [alo * blo, alo * bhi, ahi * blo, ahi * bhi]
+        return ifit(t, min(ps), max(ps), text)
+    if op in ("/", "%"):
+        if blo != bhi or blo <= 0:
+            return None
+        k = blo
+        if op == "/":
+            return ifit(t, tdiv(alo, k), tdiv(ahi, k), text)
+        if alo >= 0:
+            return ifit(t, 0, min(ahi, k - 1), text)
+        if ahi <= 0:
+            return ifit(t, max(alo, -(k - 1)), 0, text)
+        return ifit(t, max(alo, -(k - 1)), min(ahi, k - 1), text)
+    # & | ^
+    if alo >= 0 and blo >= 0:
+        if op == "&":
+            return ifit(t, 0, min(ahi, bhi), text)
+        return ifit(t, 0, (1 << max(ahi, bhi).bit_length()) - 1, text)
+    k = max(abs(alo), abs(ahi), abs(blo), abs(bhi)).bit_length()
+    return ifit(t, -(1 << k), (1 << k) - 1, text)
+
+
+def ishift(op, a, c):
+    t = promote(a.t)
+    lo, hi = a.lo, a.hi
+    text = "(%s %s %d)" % (a.text, op, c)
+    if op == "<<":
+        if INT_TYPES[t][1] and lo < 0:
+            return None
+        return ifit(t, lo << c, hi << c, text)
+    if INT_TYPES[t][1] and lo < 0:
+        return None  # implementation-defined
+    return IExpr(text, t, lo >> c, hi >> c)
+
+
+def iunary(op, a):
+    t = promote(a.t)
+    lo, hi = a.lo, a.hi
+    if op == "-":
+        return ifit(t, -hi, -lo, "(-%s)" % a.text)
+    if INT_TYPES[t][1]:
+        return IExpr("(~%s)" % a.text, t, -hi - 1, -lo - 1)
+    m = trange(t)[1]
+    return IExpr("(~%s)" % a.text, t, m - hi, m - lo)
+
+
+def icast(t, a):
+    lo, hi = iconvert(a.lo, a.hi, t)
+    return IExpr("((%s)%s)" % (t, a.text), t, lo, hi)
+
+
+def iternary(cmp, a, b, same):
+    """(a cmp b ? a : b), or the other way round; compared in the common
+    type of a and b (an int compared with an unsigned is converted)."""
+    t = common(a.t, b.t)
+    alo, ahi = iconvert(a.lo, a.hi, t)
+    blo, bhi = iconvert(b.lo, b.hi, t)
+    x, y = (a, b) if same else (b, a)
+    return IExpr("(%s %s %s ? %s : %s)" % (a.text, cmp, b.text, x.text, y.text),
+                 t, min(alo, blo), max(ahi, bhi))
+
+
+# --------------------------------------------------------------------------
 
 
 class Gen:
@@ -174,6 +383,12 @@ class Gen:
         # after it).
         self.r6 = random.Random(seed * 1299709 + 11)
         self.plain = False
+        # Several scops and scops in main (seventh stream), file-scope
+        # scalars (eighth), integer element types (ninth): Gen.stream and
+        # the functions after it.
+        self.r7 = random.Random(seed * 2750159 + 13)
+        self.r8 = random.Random(seed * 3497861 + 19)
+        self.r9 = random.Random(seed * 4256233 + 23)
 
     def chance(self, p):
         return self.r.random() < p
@@ -618,6 +833,8 @@ class Gen:
             lines += self.nest(idx, "  ")
         lines += self.extra_shapes()
         lines += self.weighted_nest()
+        lines += self.global_shapes()
+        lines += self.int_shapes()
         lines += self.scoping_shapes(lines, last=True)
         self.finish_scoping(lines)
         return lines
@@ -1236,15 +1453,398 @@ class Gen:
         del env[var]
         return lines
 
+    # ---- several scops, scops in main; file-scope scalars; integer types --
+    # Three streams of their own: r7 (where the scops are: split into two or
+    # three with plain C between them, or in main), r8 (file-scope scalars
+    # and a file-scope array beside parameter arrays) and r9 (integer element
+    # types). Statements come from the machinery above through `stream` with
+    # plain subscripts, so a seed that draws none of these shapes gives the
+    # program earlier versions gave.
+
+    def stream(self, rnd, make):
+        """`make()` with the random stream `rnd` and plain subscripts."""
+        main, plain = self.r, self.plain
+        self.r, self.plain = rnd, True
+        try:
+            return make()
+        finally:
+            self.r, self.plain = main, plain
+
+    def setup_new_shapes(self):
+        r7, r8, r9 = self.r7, self.r8, self.r9
+        # r7: the scops
+        k = r7.random()
+        self.in_main = k < 0.15
+        self.n_scops = 1 if k >= 0.45 else r7.choice([2, 2, 3])
+        self.uses_ii = False
+        # r8: file-scope double scalars gd0, gd1 (and a file-scope array G
+        # when the other arrays are parameters)
+        self.gdoubles = []
+        self.gextra = []        # file-scope arrays in a parameter program
+        if r8.random() < 0.35:
+            for c in range(r8.randint(1, 2)):
+                self.gdoubles.append(("gd%d" % c, r8.choice(
+                    ["", "0.25", "-0.5", "0.125"]), r8.choice(["static ", ""])))
+            if not self.use_globals and r8.random() < 0.5:
+                self.gextra.append(("G", [r8.choice(["N", "M"])] +
+                                    (["N"] if r8.random() < 0.4 else [])))
+        # r9: integer arrays X0.. and file-scope integer scalars g0..
+        self.iobjs = []          # IntObj
+        self.iacc = {}           # name -> instances of its accumulations
+        self.suffix_draws = 0
+        if r9.random() >= 0.3:
+            return
+        self.int_global = self.use_globals or r9.random() < 0.5
+        types = list(ACCEPTED_INT_TYPES)
+        for c in range(r9.randint(1, 3)):
+            ndim = r9.choice([1, 1, 2])
+            dims = [r9.choice(["N", "M"]) for _ in range(ndim)]
+            self.iobjs.append(IntObj("X%d" % c, r9.choice(types), dims))
+        for c in range(r9.choice([0, 1, 1, 2])):
+            t = r9.choice(types)
+            self.iobjs.append(IntObj("g%d" % c, t, [],
+                                     r9.choice(["static ", ""])))
+
+    # -- file-scope double scalars (r8)
+
+    def global_shapes(self):
+        """Statements of the scop on gd0/gd1 and G: top-level updates,
+        reductions in a loop, reads in a nest."""
+        r8 = self.r8
+        if not self.gdoubles and not self.gextra:
+            return []
+        out = []
+        arrays = self.arrays + self.gextra
+        for _ in range(r8.randint(1, 3)):
+            k = r8.random()
+            env = self.penv()
+            if self.gdoubles and k < 0.3:
+                g = r8.choice(self.gdoubles)[0]
+                out.append("  %s = 0.5 * %s + 0.25 * %s;" % (
+                    g, g, self.stream(r8, lambda: self.ref(env, [], r8.choice(arrays)))))
+            elif self.gdoubles and k < 0.6:
+                g = r8.choice(self.gdoubles)[0]
+                v = r8.choice(self.ITERS)
+                head, iv = self.stream(r8, lambda: self.make_loop(v, [], env))
+                env[v] = iv
+                op = r8.choice(["+=", "-="])
+                out += ["  " + head,
+                        "    %s %s 0.0625 * %s;" % (g, op, self.stream(r8, lambda: self.clamp(
+                            self.ref(env, [v], r8.choice(arrays)))))]
+            else:
+                # a nest that reads the scalars and writes an array
+                v, u = r8.sample(self.ITERS, 2)
+                head, iv = self.stream(r8, lambda: self.make_loop(v, [], env))
+                env[v] = iv
+                lines = ["  " + head]
+                lv = [v]
+                if r8.random() < 0.5:
+                    head2, iv2 = self.stream(r8, lambda: self.make_loop(u, [v], env))
+                    env[u] = iv2
+                    lines.append("    " + head2)
+                    lv = [v, u]
+                tgt = r8.choice(arrays)
+                lhs = self.stream(r8, lambda: self.ref(env, lv, tgt))
+                rd = self.stream(r8, lambda: self.ref(env, lv, r8.choice(arrays)))
+                gs = [g for g, _, _ in self.gdoubles]
+                extra = (" + 0.125 * %s" % r8.choice(gs)) if gs else ""
+                lines.append("  " * (len(lv) + 1) + "%s = 0.5 * %s%s;" % (lhs, rd, extra))
+                out += lines
+        return out
+
+    # -- integer element types (r9)
+
+    def ileaf(self, env, loopvars, r):
+        k = r.random()
+        objs = self.iobjs
+        if objs and k < 0.55:
+            o = r.choice(objs)
+            text = o.name + "".join(
+                "[%s]" % self.stream(r, lambda: self.subscript(self.sizes[d], env, loopvars))
+                for d in o.dims)
+            return IExpr(text, o.type, *o.read_range())
+        if loopvars and k < 0.7:
+            v = r.choice(loopvars)
+            return IExpr(v if BARE_ITERATORS else "(int)" + v, "int", *env[v])
+        if k < 0.75:
+            p = r.choice(["n", "m"])
+            return IExpr(p if BARE_ITERATORS else "(int)" + p, "int",
+                         self.pval[p], self.pval[p])
+        return self.iconst(r, r.choice([1, 1, 2, 3]))
+
+    def iconst(self, r, size=1):
+        """An int constant (sometimes with a u or L suffix, see
+        LITERAL_SUFFIXES)."""
+        c = {1: r.randint(1, 9), 2: r.randint(10, 255),
+             3: r.choice([1000, 4099, 65521, 100003, 2147483647])}[size]
+        suffix = r.random()
+        self.suffix_draws += 1
+        t = "int"
+        text = str(c)
+        if LITERAL_SUFFIXES and suffix < 0.08:
+            text, t = text + "u", "unsigned"
+        elif LITERAL_SUFFIXES and suffix < 0.12:
+            text, t = text + "L", "long"
+        return IExpr(text, t, c, c)
+
+    def iexpr(self, env, loopvars, depth, r):
+        """A random integer expression: IExpr, or None (rarely)."""
+        if depth <= 0 or r.random() < 0.1:
+            return self.ileaf(env, loopvars, r)
+        for _ in range(6):
+            k = r.random()
+            a = self.iexpr(env, loopvars, depth - 1, r)
+            if k < 0.45:
+                op = r.choice(["+", "-", "*", "+", "*"])
+                b = self.iexpr(env, loopvars, depth - 1, r)
+                e = ibinary(op, a, b)
+            elif k < 0.6:
+                e = ibinary(r.choice(["/", "%", "%"]), a, self.iconst(r, r.choice([1, 2, 3])))
+            elif k < 0.72:
+                b = self.iexpr(env, loopvars, depth - 1, r)
+                e = ibinary(r.choice(["&", "|", "^"]), a, b)
+            elif k < 0.82:
+                e = ishift(r.choice(["<<", ">>"]), a, r.randint(1, 7))
+            elif k < 0.87:
+                e = iunary(r.choice(["-", "~"]), a)
+            elif k < 0.95:
+                e = icast(r.choice(ACCEPTED_INT_TYPES), a)
+            else:
+                b = self.iexpr(env, loopvars, depth - 1, r)
+                e = iternary(r.choice(["<", "<=", ">", ">=", "==", "!="]), a, b, r.random() < 0.5)
+            if e is not None:
+                return e
+        return self.ileaf(env, loopvars, r)
+
+    def istore(self, o, e, r):
+        """e made storable into o (its value within o's store range)."""
+        lo, hi = iconvert(e.lo, e.hi, o.type)
+        slo, shi = o.store_range()
+        if slo <= lo and hi <= shi:
+            return e.text
+        k = min(shi, r.choice([1000, 4099, 65521, 100003, 2147483647]))
+        e2 = ibinary("%", e, IExpr(str(k), "int", k, k))
+        if e2 is not None:
+            lo, hi = iconvert(e2.lo, e2.hi, o.type)
+            if slo <= lo and hi <= shi:
+                return e2.text
+        return "(%s) %% %d" % (icast(o.type, e).text, k)
+
+    def istatement(self, env, loopvars, count, r, plain=False):
+        """One statement on an integer object (or a double array from an
+        integer value); count: instances of it (a bound)."""
+        objs = self.iobjs
+        depth = r.choice([1, 2, 2, 3, 3])
+        if not plain and r.random() < 0.1:
+            # a double array gets an integer value
+            d = r.choice(self.arrays)
+            lhs = self.stream(r, lambda: self.ref(env, loopvars, d))
+            e = self.iexpr(env, loopvars, depth, r)
+            e2 = ibinary("%", e, IExpr("16", "int", 16, 16)) or icast("int", e)
+            if e2.lo < -16 or e2.hi > 16:
+                e2 = IExpr("(%s) %% 16" % icast("int", e).text, "int", -15, 15)
+            return "%s = 0.5 * %s + 0.0625 * %s" % (lhs, lhs, e2.text)
+        o = r.choice(objs)
+        lhs = o.name + "".join(
+            "[%s]" % self.stream(r, lambda: self.subscript(self.sizes[d], env, loopvars))
+            for d in o.dims)
+        cur = IExpr(lhs, o.type, *o.read_range())
+        k = r.random()
+        if not INT_TYPES[o.type][1] and r.random() < 0.25:
+            # wraps around: X = X * 1664525 + e (unsigned arithmetic, or
+            # int arithmetic in range for unsigned char, stored modulo 2^8)
+            c = r.choice([1664525, 69069, 40503, 214013, 1103515245])
+            e = ibinary("+", ibinary("*", cur, IExpr(str(c), "int", c, c)),
+                        self.iexpr(env, loopvars, depth - 1, r))
+            if e is not None:
+                return "%s = %s" % (lhs, e.text)
+        if plain or k < 0.55:
+            return "%s = %s" % (lhs, self.istore(o, self.iexpr(env, loopvars, depth, r), r))
+        if k < 0.85:
+            op = r.choice(["+", "-"])
+            e = self.iexpr(env, loopvars, depth - 1, r)
+            if o.wide_signed():
+                bound = o.acc_bound()
+                used = self.iacc.get(o.name, 0)
+                if used + count > ACC_INSTANCES:
+                    return "%s = %s" % (lhs, self.istore(o, e, r))
+                self.iacc[o.name] = used + count
+                if not (promote(e.t) == promote(o.type) and -bound <= e.lo and e.hi <= bound):
+                    e = IExpr("(%s)((%s) %% %d)" % (o.type, e.text, bound + 1), o.type,
+                              -bound, bound)
+            res = ibinary(op, cur, e)
+            if res is None:
+                return "%s = %s" % (lhs, self.istore(o, e, r))
+            return "%s %s= %s" % (lhs, op, e.text)
+        if k < 0.92 and not INT_TYPES[o.type][1]:
+            e = self.iexpr(env, loopvars, depth - 1, r)
+            if ibinary("*", cur, e) is not None:
+                return "%s *= %s" % (lhs, e.text)
+        return "%s /= %d" % (lhs, r.randint(2, 5))
+
+    def int_nest(self):
+        """A nest of depth 1-3 (sometimes under a time loop) with 1-3
+        statements on the integer objects."""
+        r = self.r9
+        env = self.penv()
+        env["t"] = (0, self.tsteps - 1)
+        lines = []
+        ind = "  "
+        mult = 1
+        if r.random() < 0.15:
+            lines.append("  for (t = 0; t < tsteps; t++) {")
+            ind = "    "
+            mult = self.tsteps
+        depth = r.choice([0, 1, 1, 2, 2, 3])
+        names = r.sample(self.ITERS, depth)
+        lv = []
+        count = mult
+        opened = []
+        for d, v in enumerate(names):
+            head, iv = self.stream(r, lambda: self.make_loop(v, list(lv), env))
+            env[v] = iv
+            count *= max(iv[1] - iv[0] + 1, 0)
+            lv.append(v)
+            lines.append(ind + head + " {")
+            opened.append(ind)
+            ind += "  "
+            if d < depth - 1 and r.random() < 0.3:
+                lines.append(ind + self.istatement(env, list(lv), count, r) + ";")
+        for _ in range(r.randint(1, 3)):
+            lines.append(ind + self.istatement(env, list(lv), count, r) + ";")
+        for o in reversed(opened):
+            lines.append(o + "}")
+        if mult > 1:
+            lines.append("  }")
+        return lines
+
+    def int_shapes(self):
+        if not self.iobjs:
+            return []
+        out = []
+        for _ in range(self.r9.randint(1, 3)):
+            out += self.int_nest()
+        return out
+
+    # -- several scops, plain C between them (r7)
+
+    def plain_code(self):
+        """1-3 statements of plain C between two scops: they read and write
+        the arrays and the file-scope scalars (never t, i, j, k, q)."""
+        r = self.r7
+        out = []
+        for _ in range(r.randint(1, 3)):
+            k = r.random()
+            env = self.penv()
+            arrays = self.arrays + self.gextra
+            if self.iobjs and k < 0.3:
+                out.append("  " + self.istatement(env, [], 1, r, plain=True) + ";")
+            elif self.gdoubles and k < 0.5:
+                g = r.choice(self.gdoubles)[0]
+                out.append("  %s = 0.5 * %s + 0.25 * %s;" % (g, g, self.stream(
+                    r, lambda: self.ref(env, [], r.choice(arrays)))))
+            elif k < 0.75:
+                self.uses_ii = True
+                p = r.choice(["n", "m"])
+                env["ii"] = (0, self.pval[p] - 1)
+                a = r.choice(arrays)
+                lhs = self.stream(r, lambda: self.ref(env, ["ii"], a))
+                rd = self.stream(r, lambda: self.ref(env, ["ii"], r.choice(arrays)))
+                out += ["  for (ii = 0; ii < %s; ii++)" % p,
+                        "    %s = 0.75 * %s + 0.125 * %s;" % (lhs, lhs, rd)]
+            else:
+                a = r.choice(arrays)
+                lhs = self.stream(r, lambda: self.ref(env, [], a))
+                out.append("  %s = %s;" % (lhs, self.stream(
+                    r, lambda: self.rhs_assign(env, [], None))))
+        return out
+
+    def split_scops(self, body):
+        """The scop's lines as 1-3 scops: [lines], [[plain C], lines], ..."""
+        r = self.r7
+        cuts = [b for b in range(1, len(body))
+                if len(body[b]) - len(body[b].lstrip(" ")) == 2 and
+                not body[b].lstrip().startswith(("}", "else"))]
+        want = min(self.n_scops - 1, len(cuts))
+        cuts = sorted(r.sample(cuts, want))
+        parts = []
+        prev = 0
+        for c in cuts + [len(body)]:
+            parts.append(body[prev:c])
+            prev = c
+        return parts
+
     # ---- whole program ----------------------------------------------------
 
     def decl(self, name, dims, prefix=""):
         return "%sdouble %s%s" % (prefix, name, "".join("[%s]" % d for d in dims))
 
+    def idecl(self, o, prefix=""):
+        return "%s%s %s%s" % (prefix, o.type, o.name, "".join("[%s]" % d for d in o.dims))
+
+    def int_initialisation(self):
+        """main's values of the integer objects: signed ones in
+        [-1000, 1000] (narrow ones in their range), unsigned ones wrapped."""
+        r = self.r9
+        out = []
+        for o in self.iobjs:
+            vs = ["i", "j", "k"][:len(o.dims)]
+            ind = "  "
+            for v, d in zip(vs, o.dims):
+                out.append("%sfor (%s = 0; %s < %s; %s++)" % (ind, v, v, d, v))
+                ind += "  "
+            idx = " + ".join(["%d * %s" % (r.randint(1, 9), v) for v in vs] +
+                             [str(r.randint(0, 50))])
+            lhs = o.name + "".join("[%s]" % v for v in vs)
+            bits, signed = INT_TYPES[o.type][:2]
+            if not signed:
+                out.append("%s%s = (%s)((%s) * 2654435761u);" % (ind, lhs, o.type, idx))
+            elif bits == 8:
+                out.append("%s%s = (%s) %% 201 - 100;" % (ind, lhs, idx))
+            else:
+                out.append("%s%s = (%s) %% 2001 - 1000;" % (ind, lhs, idx))
+        return out
+
+    def int_printing(self):
+        out = []
+        for o in self.iobjs:
+            if not o.dims:
+                continue
+            fmt = INT_TYPES[o.type][3]
+            out.append('  printf("== %s\\n");' % o.name)
+            vs = ["i", "j"][:len(o.dims)]
+            ind = "  "
+            for v, d in zip(vs, o.dims):
+                out.append("%sfor (%s = 0; %s < %s; %s++)" % (ind, v, v, d, v))
+                ind += "  "
+            last = "%s == %s - 1" % (vs[-1], o.dims[-1])
+            out.append("%sprintf(\"%s%%c\", %s%s, (%s) ? '\\n' : ' ');" % (
+                ind, fmt, o.name, "".join("[%s]" % v for v in vs), last))
+        scalars = [o for o in self.iobjs if not o.dims]
+        if scalars or self.gdoubles:
+            fmts = [INT_TYPES[o.type][3] for o in scalars] + ["%.10e"] * len(self.gdoubles)
+            names = [o.name for o in scalars] + [g for g, _, _ in self.gdoubles]
+            out.append('  printf("== scalars\\n");')
+            out.append('  printf("%s\\n", %s);' % (" ".join(fmts), ", ".join(names)))
+        return out
+
+    def scop_text(self, body):
+        """The scop (or scops, plain C between them) and what follows."""
+        parts = self.split_scops(body) if self.n_scops > 1 else [body]
+        out = []
+        for c, part in enumerate(parts):
+            if c:
+                out += self.plain_code()
+            out.append("#pragma scop")
+            out += part
+            out.append("#pragma endscop")
+        return out + self.after_scop
+
     def program(self):
         self.setup()
+        self.setup_new_shapes()
         r = self.r
-        body = self.scop()
+        body = self.scop_text(self.scop())
         out = []
         out.append("/* random_%d.c -- generated by tests/random/generate.py %d (do not edit)"
                    % (self.seed, self.seed))
@@ -1268,6 +1868,14 @@ class Gen:
                 out.append(self.decl(name, dims, "static ") + ";")
             out += [d + ";" for d in self.index_declarations("static ")]
             out.append("")
+        # file-scope arrays and scalars of the new streams
+        glob = [self.decl(n, d, "static ") + ";" for n, d in self.gextra]
+        glob += ["%sdouble %s%s;" % (p, g, " = " + v if v else "")
+                 for g, v, p in self.gdoubles]
+        glob += [self.idecl(o, o.prefix if not o.dims else "static ") + ";"
+                 for o in self.iobjs if not o.dims or self.int_global]
+        if glob:
+            out += glob + [""]
         if self.uses_minmax_calls:
             out.append("static inline int min(int a, int b) { return a < b ? a : b; }")
             out.append("static inline int max(int a, int b) { return a > b ? a : b; }")
@@ -1282,28 +1890,36 @@ class Gen:
         out.append("  }")
         out.append("}")
         out.append("")
-        params = ["int n", "int m", "int tsteps"]
-        if self.uses_off:
-            params.append("int off")
-        if not self.use_globals:
-            params += [self.decl(n, d) for n, d in self.arrays]
-            params += self.index_declarations("")
-        out.append("static void kernel_random(%s)" % ", ".join(params))
-        out.append("{")
-        out.append("  int t, i, j, k;")
+        iparams = [o for o in self.iobjs if o.dims and not self.int_global]
+        locals_ = []
         if self.uses_q:
-            out.append("  unsigned int q;")
+            locals_.append("  unsigned int q;")
         for tmp in self.temps:
-            out.append("  double %s;" % tmp)
-        if self.uses_h:
-            out.append("  double h = 0.0625 * n + 0.125;")
-        out.append("")
-        out.append("#pragma scop")
-        out += body
-        out.append("#pragma endscop")
-        out += self.after_scop
-        out.append("}")
-        out.append("")
+            locals_.append("  double %s;" % tmp)
+        if self.uses_ii:
+            locals_.append("  int ii;")
+        args = ["N - %d + (argc - 1)" % self.params["n"][1],
+                "M - %d" % self.params["m"][1], str(self.tsteps)]
+        if self.uses_off:
+            args.append(str(1 << 30 | self.r3.randint(0, 1000)))
+        if not self.in_main:
+            params = ["int n", "int m", "int tsteps"]
+            if self.uses_off:
+                params.append("int off")
+            if not self.use_globals:
+                params += [self.decl(n, d) for n, d in self.arrays]
+                params += self.index_declarations("")
+            params += [self.idecl(o) for o in iparams]
+            out.append("static void kernel_random(%s)" % ", ".join(params))
+            out.append("{")
+            out.append("  int t, i, j, k;")
+            out += locals_
+            if self.uses_h:
+                out.append("  double h = 0.0625 * n + 0.125;")
+            out.append("")
+            out += body
+            out.append("}")
+            out.append("")
         out.append("int main(int argc, char **argv)")
         out.append("{")
         if not self.use_globals:
@@ -1311,7 +1927,16 @@ class Gen:
                 n + "".join("[%s]" % d for d in dims) for n, dims in self.arrays).join(
                     ["double ", ";"]))
             out += ["  " + d + ";" for d in self.index_declarations("static ")]
-        out.append("  int i, j, k;")
+        out += ["  " + self.idecl(o, "static ") + ";" for o in iparams]
+        if self.in_main:
+            out.append("  int t, i, j, k;")
+            out += locals_
+            names = ["n", "m", "tsteps", "off"]
+            out += ["  int %s = %s;" % (names[c], a) for c, a in enumerate(args)]
+            if self.uses_h:
+                out.append("  double h = 0.0625 * n + 0.125;")
+        else:
+            out.append("  int i, j, k;")
         out.append("")
         out.append("  (void)argv;")
         for ai, (name, dims) in enumerate(self.arrays):
@@ -1327,21 +1952,32 @@ class Gen:
                 ind, name, "".join("[%s]" % v for v in vs), idx, ai + 1, mod, mod,
                 r.choice(["0.0", "0.5", "-0.25"])))
         out += self.index_initialisation()
+        for name, dims in self.gextra:
+            vs = ["i", "j"][:len(dims)]
+            ind = "  "
+            for v, d in zip(vs, dims):
+                out.append("%sfor (%s = 0; %s < %s; %s++)" % (ind, v, v, d, v))
+                ind += "  "
+            out.append("%s%s%s = (double)((%s + 3) %% 11) / 11;" % (
+                ind, name, "".join("[%s]" % v for v in vs),
+                " + ".join("%d * %s" % (c + 2, v) for c, v in enumerate(vs))))
+        out += self.int_initialisation()
         out.append("")
-        args = ["N - %d + (argc - 1)" % self.params["n"][1],
-                "M - %d" % self.params["m"][1], str(self.tsteps)]
-        if self.uses_off:
-            args.append(str(1 << 30 | self.r3.randint(0, 1000)))
-        if not self.use_globals:
-            args += [n for n, _ in self.arrays]
-            args += [a[0] for a in self.index_arrays]
-        out.append("  kernel_random(%s);" % ", ".join(args))
+        if self.in_main:
+            out += body
+        else:
+            if not self.use_globals:
+                args += [n for n, _ in self.arrays]
+                args += [a[0] for a in self.index_arrays]
+            args += [o.name for o in iparams]
+            out.append("  kernel_random(%s);" % ", ".join(args))
         out.append("")
-        for name, dims in self.arrays:
+        for name, dims in self.arrays + self.gextra:
             first = "&%s%s" % (name, "[0]" * len(dims)) if len(dims) > 1 else name
             count = " * ".join(dims)
             out.append('  print_array("%s", %s, (long)%s);' % (name, first, count))
         out += self.index_printing()
+        out += self.int_printing()
         out.append("  return 0;")
         out.append("}")
         return "\n".join(out) + "\n"
