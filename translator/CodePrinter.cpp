@@ -299,8 +299,13 @@ struct BodyPrinter {
       }
       return arrayRef(scop.arrays[access.array], subscripts);
     }
-    case Expr::Kind::Unary:
-      return e.op + operand(*e.args[0], 14, false);
+    case Expr::Kind::Unary: {
+      // `-(-x)` and `-(-5)`, not `--x`.
+      std::string inner = operand(*e.args[0], 14, false);
+      if ((e.op == "-" || e.op == "+") && !inner.empty() && inner[0] == e.op[0])
+        inner = "(" + inner + ")";
+      return e.op + inner;
+    }
     case Expr::Kind::Cast:
       return std::string("(") + polyhedral::spell(e.castType) + ")" +
              operand(*e.args[0], 14, false);
