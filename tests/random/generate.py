@@ -173,20 +173,18 @@ INT_TYPES = {
     "unsigned long": (64, False, 4, "%lu"),
     "long long": (64, True, 5, "%lld"),
 }
-# polycuda refuses these with `error: type '...' is not supported`: not
-# generated (one refused program in Random.OpenCL's 15 is past 5%)
-REFUSED_INT_TYPES = ("unsigned short", "unsigned long")
+# Every integer type is generated (unsigned short and unsigned long were
+# refused before c35e854).
+REFUSED_INT_TYPES = ()
 ACCEPTED_INT_TYPES = [t for t in INT_TYPES if t not in REFUSED_INT_TYPES]
-# Integer literals with a u or L suffix: off while polycuda drops the
-# suffixes when it prints a statement (`I[i] < 5u` becomes `I[i] < 5`, a
-# different comparison). RANDOM_LITERAL_SUFFIXES=1 turns them on; the
-# draws are the same either way, so only the suffixes differ.
-LITERAL_SUFFIXES = os.environ.get("RANDOM_LITERAL_SUFFIXES", "0") == "1"
-# Loop variables and parameters in integer expressions: cast, `(int)i`,
-# while polycuda replaces them by long counters and parameters (`X[i] * i`,
-# unsigned * int in C, wraps; unsigned * long does not).
-# RANDOM_BARE_ITERATORS=1 writes them bare (the same draws).
-BARE_ITERATORS = os.environ.get("RANDOM_BARE_ITERATORS", "0") == "1"
+# Integer literals with a u or L suffix (`I[i] < 5u` compares as unsigned;
+# printed without it before c35e854). RANDOM_LITERAL_SUFFIXES=0 leaves
+# them out; the draws are the same either way.
+LITERAL_SUFFIXES = os.environ.get("RANDOM_LITERAL_SUFFIXES", "1") == "1"
+# Loop variables and parameters in integer expressions written bare
+# (`X[i] * i`, unsigned * int in C, wraps; computed in long before
+# c35e854). RANDOM_BARE_ITERATORS=0 casts them, `(int)i` (the same draws).
+BARE_ITERATORS = os.environ.get("RANDOM_BARE_ITERATORS", "1") == "1"
 # Instances of `X += e` / `X -= e` per int, long or long long object, at
 # most: with |e| <= acc_bound() the accumulations move X by half its range.
 ACC_INSTANCES = 1 << 20
