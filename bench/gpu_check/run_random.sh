@@ -30,7 +30,7 @@ check() {
   timeout 60 "$w/gpu" > "$w/gpu.out" 2> "$w/gpu.err" ||
     { echo "$seed,run-failed"; return; }
   if python3 "$carry/compare_outputs.py" "$w/ref.out" "$w/gpu.out" \
-      --rtol 1e-9 > "$w/compare.log"; then
+      --rtol 1e-9 --exact-integers > "$w/compare.log"; then
     echo "$seed,match"
   else
     echo "$seed,MISMATCH"
