@@ -9,7 +9,8 @@
 #     tests/sanitizers/lsan.supp, polycuda's own code never is.
 # What runs there is what the sanitizers can catch in polycuda's own code:
 # the unit, diagnostics, golden, robustness and runtime tests, and each
-# input once (its C target, label sanitize); not the feature switches,
+# input's translation once (its C target, label sanitize, translated only:
+# E2E_TRANSLATE_ONLY); not the feature switches,
 # thread orders and random programs (the same code paths, more slowly),
 # nor the cuda tests (nvcc on the output, nothing of polycuda's). The tree
 # is built with -O1 -g1 (line tables only): the build is most of this
@@ -24,9 +25,8 @@ cmake -S "$root" -B "$tree" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
   -DPOLYCUDA_SANITIZE=address,undefined >/dev/null
 # Only what the labels below run: the translator and the unit and runtime
-# test programs (not the CUDA runtime, its tests or the CMake examples).
-cmake --build "$tree" -j "$(nproc)" --target polycuda PolyhedralTests \
-  TranslatorTests StagingPoolTest PrefaultTest
+# test programs (tests/CMakeLists.txt's sanitizer_test_programs).
+cmake --build "$tree" -j "$(nproc)" --target sanitizer_test_programs
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1

@@ -24,6 +24,16 @@ rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
 cflags=(-O2 -std=gnu99 -w ${E2E_CFLAGS:-})
 pflags=(${E2E_POLYCUDA_FLAGS:-})
 
+# E2E_TRANSLATE_ONLY=1 (the sanitizer tree, where only polycuda is
+# instrumented): the translation alone, which is what the sanitizers check;
+# the first pass builds and runs the same programs.
+if [ "${E2E_TRANSLATE_ONLY:-0}" = 1 ]; then
+  "$polycuda" --target="${target%-compile}" "${pflags[@]}" ${E2E_CFLAGS:-} \
+    "$input" -o out.c
+  echo "translated $name for $target (E2E_TRANSLATE_ONLY: not built or run)"
+  exit 0
+fi
+
 gcc "${cflags[@]}" "$input" -o ref -lm
 ./ref > ref.out
 
