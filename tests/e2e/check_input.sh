@@ -8,7 +8,8 @@
 #   cuda    compile out.cu and its host file out.host.c (C, gcc through
 #           nvcc) with nvcc -arch=sm_90, run and compare; exit 77 (skipped)
 #           when no CUDA device is present
-#   cuda-compile  the same, compiled only (no device needed)
+#   cuda-compile  out.cu compiled with nvcc -c and out.host.c with gcc -c:
+#           a compile check, no reference, nothing linked or run
 # Extra compiler flags (e.g. -DMEDIUM_DATASET) come from $E2E_CFLAGS, extra
 # polycuda flags (e.g. --fp-contract=off) from $E2E_POLYCUDA_FLAGS, and the
 # absolute tolerance from $E2E_ATOL (default 1e-9). With $E2E_CUDA_RUNTIME_LIB
@@ -31,6 +32,15 @@ if [ "${E2E_TRANSLATE_ONLY:-0}" = 1 ]; then
   "$polycuda" --target="${target%-compile}" "${pflags[@]}" ${E2E_CFLAGS:-} \
     "$input" -o out.c
   echo "translated $name for $target (E2E_TRANSLATE_ONLY: not built or run)"
+  exit 0
+fi
+
+# cuda-compile: a compile check of the translation; no reference needed.
+if [ "$target" = cuda-compile ]; then
+  "$polycuda" --target=cuda "${pflags[@]}" ${E2E_CFLAGS:-} "$input" -o out.cu
+  "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" -c out.cu -o out.o
+  gcc "${cflags[@]}" -c out.host.c -o out.host.o
+  echo "compiled $name with nvcc -arch=sm_90 (a compile check: not run)"
   exit 0
 fi
 
@@ -57,14 +67,12 @@ c)
   OMP_NUM_THREADS=2 ./out > out.txt
   compare out.txt
   ;;
-cuda | cuda-compile)
+cuda)
   "$polycuda" --target=cuda "${pflags[@]}" ${E2E_CFLAGS:-} "$input" -o out.cu
   runtime_code=${E2E_CUDA_RUNTIME_LIB:-$runtime/polycuda_cuda.cu}
   "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" out.cu out.host.c \
     "$runtime_code" -o out -lm
-  if [ "$target" = cuda-compile ]; then
-    echo "compiled $name with nvcc -arch=sm_90 (a compile check: not run)"
-  elif command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+  if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
     ./out > out.txt
     compare out.txt
   else
