@@ -11,19 +11,6 @@ using namespace clang;
 
 namespace polycuda::translator::scopbuilder {
 
-namespace {
-
-/// Every value of integer type `from` is one of `to`.
-bool fitsIn(const ASTContext &ast, QualType from, QualType to) {
-  unsigned fromWidth = ast.getIntWidth(from), toWidth = ast.getIntWidth(to);
-  bool fromSigned = from->isSignedIntegerType();
-  bool toSigned = to->isSignedIntegerType();
-  if (fromSigned == toSigned)
-    return fromWidth <= toWidth;
-  return !fromSigned && fromWidth < toWidth;
-}
-
-} // namespace
 
 std::string AffineBuilder::expression(const clang::Expr *e, Diag diag) {
   e = e->IgnoreParens();

@@ -316,14 +316,7 @@ ExprPtr BodyBuilder::implicitCast(const ImplicitCastExpr *cast) {
   if (cast->getCastKind() != CK_IntegralCast || to->isBooleanType() ||
       !to->isIntegerType() || !from->isIntegerType())
     return v;
-  unsigned toWidth = state.ast.getIntWidth(to);
-  unsigned fromWidth = state.ast.getIntWidth(from);
-  bool changes = to->isUnsignedIntegerType() ? from->isSignedIntegerType() ||
-                                                   fromWidth > toWidth
-                                             : fromWidth >= toWidth &&
-                                                   !(fromWidth == toWidth &&
-                                                     from->isSignedIntegerType());
-  if (!changes)
+  if (fitsIn(state.ast, from, to))
     return v;
   auto type = elemTypeOf(to);
   if (!type)

@@ -27,6 +27,15 @@ std::pair<std::string, std::string> rangeOf(const ASTContext &ast,
   return {low.str().str(), high.str().str()};
 }
 
+bool fitsIn(const ASTContext &ast, QualType from, QualType to) {
+  unsigned fromWidth = ast.getIntWidth(from), toWidth = ast.getIntWidth(to);
+  bool fromSigned = from->isSignedIntegerType();
+  bool toSigned = to->isSignedIntegerType();
+  if (fromSigned == toSigned)
+    return fromWidth <= toWidth;
+  return !fromSigned && fromWidth < toWidth;
+}
+
 void BuildState::fail(SourceLocation loc, Diag diag, StringRef arg,
                       SourceRange range) {
   if (probing)

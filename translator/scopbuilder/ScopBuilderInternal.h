@@ -150,6 +150,11 @@ private:
 std::pair<std::string, std::string> rangeOf(const clang::ASTContext &ast,
                                             clang::QualType type);
 
+/// Every value of integer type `from` is one of integer type `to`: a
+/// conversion from `from` to `to` never changes a value.
+bool fitsIn(const clang::ASTContext &ast, clang::QualType from,
+            clang::QualType to);
+
 /// The variable that `e` names (parentheses and implicit casts aside), or
 /// null.
 const clang::VarDecl *varOf(const clang::Expr *e);
