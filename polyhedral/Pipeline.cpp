@@ -108,6 +108,33 @@ ScheduleResult runSchedulePipeline(const Scop &scop, DependenceCache &cache,
   return result;
 }
 
+CProgram runCPipeline(const Scop &scop, PreparedScop &prepared,
+                      Dependences &deps, const PipelineOptions &options,
+                      const std::string &prefix) {
+  CProgram program;
+  program.scheduled = runSchedulePipeline(scop, prepared, deps, options);
+  try {
+    program.ast =
+        generateCAst(scop, program.scheduled.schedule, deps, prefix);
+    return program;
+  } catch (const AstNotVerified &e) {
+    // isl printed wrong code for the schedule in every loop mode: the
+    // original order (or the error, if it fails that too).
+    if (options.scheduling.sequential)
+      throw;
+    noteFallback(options, scop.loc, "ast", e.what());
+  }
+  PipelineOptions sequential = options;
+  sequential.scheduling.sequential = true;
+  program.scheduled = runSchedulePipeline(scop, prepared, deps, sequential);
+  program.scheduled.usedFallback = true;
+  program.scheduled.fallbackReason =
+      "isl's code for the parallel schedule failed its check in every loop "
+      "mode; the scop runs in its original order";
+  program.ast = generateCAst(scop, program.scheduled.schedule, deps, prefix);
+  return program;
+}
+
 namespace {
 
 /// The AST generator ran out of its budget on the parallel mapping.

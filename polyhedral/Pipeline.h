@@ -144,6 +144,18 @@ ScheduleResult runSchedulePipeline(const Scop &scop, PreparedScop &prepared,
 ScheduleResult runSchedulePipeline(const Scop &scop, Dependences &deps,
                                    const PipelineOptions &options);
 
+/// The C target's schedule of a prepared scop and its AST (loop iterators
+/// named from `prefix`). Where isl's code for the schedule fails its check
+/// in every loop mode, the original order instead (a fallback, with its
+/// reason in the result); an error only if that fails too.
+struct CProgram {
+  ScheduleResult scheduled;
+  isl::ast_node ast;
+};
+CProgram runCPipeline(const Scop &scop, PreparedScop &prepared,
+                      Dependences &deps, const PipelineOptions &options,
+                      const std::string &prefix);
+
 } // namespace polycuda::polyhedral
 
 #endif

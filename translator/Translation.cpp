@@ -109,9 +109,10 @@ void translateToC(ParsedInput &input, const TranslationOptions &options,
   for (size_t i = 0; i < input.regions.size(); ++i) {
     ScopRegion &region = input.regions[i];
     polyhedral::GpuProgram &program = result.regions[i].program;
-    polyhedral::ScheduleResult scheduled = polyhedral::runSchedulePipeline(
+    polyhedral::CProgram c = polyhedral::runCPipeline(
         *region.scop, result.regions[i].prepared, program.deps,
-        options.pipeline);
+        options.pipeline, chooseNames(region.usedNames).hostIterator);
+    const polyhedral::ScheduleResult &scheduled = c.scheduled;
     program.scop = region.scop.get();
     program.schedule = scheduled.schedule;
     program.scheduleIsFallback = scheduled.usedFallback;
@@ -119,9 +120,7 @@ void translateToC(ParsedInput &input, const TranslationOptions &options,
     if (options.dumpSchedule)
       std::cout << "// schedule of the scop at " << region.scop->loc.str()
                 << "\n" << scheduleYaml(scheduled.schedule) << "\n";
-    asts.push_back(polyhedral::generateCAst(
-        *region.scop, scheduled.schedule, program.deps,
-        chooseNames(region.usedNames).hostIterator));
+    asts.push_back(c.ast);
   }
   result.text = printCFile(input, asts);
 }
