@@ -8,8 +8,11 @@
 #   cuda    compile out.cu and its host file out.host.c (C, gcc through
 #           nvcc) with nvcc -arch=sm_90, run and compare; exit 77 (skipped)
 #           when no CUDA device is present
-#   cuda-compile  out.cu compiled with nvcc -c and out.host.c with gcc -c:
-#           a compile check, no reference, nothing linked or run
+#   cuda-compile  out.cu compiled with nvcc -cubin (nvcc's front end checks
+#           the whole file, host code too; ptxas compiles the kernels) and
+#           out.host.c with gcc -c: a compile check, no reference, nothing
+#           linked or run. -cubin skips only gcc's object code for the .cu's
+#           host half: about a third of -c's time (adi: 2.0 of 5.1 s).
 # Extra compiler flags (e.g. -DMEDIUM_DATASET) come from $E2E_CFLAGS, extra
 # polycuda flags (e.g. --fp-contract=off) from $E2E_POLYCUDA_FLAGS, and the
 # absolute tolerance from $E2E_ATOL (default 1e-9). With $E2E_CUDA_RUNTIME_LIB
@@ -38,9 +41,10 @@ fi
 # cuda-compile: a compile check of the translation; no reference needed.
 if [ "$target" = cuda-compile ]; then
   "$polycuda" --target=cuda "${pflags[@]}" ${E2E_CFLAGS:-} "$input" -o out.cu
-  "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" -c out.cu -o out.o
+  "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" -cubin out.cu \
+    -o out.cubin
   gcc "${cflags[@]}" -c out.host.c -o out.host.o
-  echo "compiled $name with nvcc -arch=sm_90 (a compile check: not run)"
+  echo "compiled $name with nvcc -arch=sm_90 -cubin (a compile check: not run)"
   exit 0
 fi
 

@@ -9,7 +9,7 @@
 #   c       polycuda --target=c, gcc -fopenmp, run with OMP_NUM_THREADS=2
 #   opencl  polycuda --target=opencl, gcc + RUNTIME_DIR/polycuda_opencl.c -lOpenCL
 #   cuda-compile  polycuda --target=cuda, the .cu file compiled with nvcc
-#           ($NVCC, default nvcc; -arch=sm_90 -c) and its host file with gcc
+#           ($NVCC, default nvcc; -arch=sm_90 -cubin) and its host file with gcc
 #           -c: a compile check, nothing runs (matched when both compile)
 #
 # Per seed and target the outcome is one of
@@ -130,7 +130,7 @@ if [ "${1:-}" = "--one" ]; then
       # Compiled only (no device needed): the .cu file with nvcc, its
       # host file with gcc, as check_input.sh's cuda-compile does.
       cuda-compile) step "build.$t.log" "${NVCC:-nvcc}" -O2 -arch=sm_90 -w \
-                      -I"$runtime" -c "$out" -o out.cu.o &&
+                      -I"$runtime" -cubin "$out" -o out.cubin &&
                     step "build.host.$t.log" gcc "${cflags[@]}" -c \
                       out.$t.host.c -o out.host.o;;
     esac
