@@ -45,6 +45,9 @@ struct ThreadOrder {
   unsigned widthBlocks = 0; ///< blocks along x per column
   bool zigzag = false;
   bool automatic = false;   ///< chosen by `--thread-order=auto`
+  /// `--thread-order=linear` (the default): nothing was chosen, and the
+  /// report gives no reason.
+  bool byDefault = false;
   /// Why this order (auto's numbers, an adjusted width, why not column).
   std::string reason;
   /// auto's cache model, in bytes (0 when not evaluated): the data reused
@@ -488,6 +491,9 @@ struct Transfer {
   /// Whether `in` (`out`) holds no element more than needed.
   bool inExact = true;
   bool outExact = true;
+  /// A fallback: the array moves as the box of all it accesses, both ways
+  /// (the cheapest copies, or exact copy sets past their isl budget).
+  bool whole = false;
   TransferMethod method = TransferMethod::Auto;
 };
 

@@ -249,7 +249,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
            });
   unsigned whole = 0;
   for (const Transfer &transfer : program.transfers)
-    whole += transfer.inReason.find("(all it accesses") != std::string::npos;
+    whole += transfer.whole;
   if (whole)
     noteFallback(options, scop.loc, "transfers",
                  std::to_string(whole) + " array(s) copied over all they "

@@ -296,6 +296,7 @@ ThreadOrder chooseThreadOrder(const Scop &scop, const Kernel &kernel,
   using Kind = ThreadOrderRequest::Kind;
   if (request.kind == Kind::Linear) {
     order.reason = "--thread-order=linear (the default)";
+    order.byDefault = true;
     return order;
   }
   if (kernel.numMapped < 2) {

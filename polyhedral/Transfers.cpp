@@ -365,6 +365,7 @@ void wholeBoxes(Transfer &transfer, const Array &array,
   transfer.toDevice = !array.isLocal;
   transfer.in = transfer.allocated;
   transfer.inExact = false;
+  transfer.whole = !array.isLocal;
   transfer.inReason =
       array.isLocal ? "local to the scop" : "all it accesses (" + why + ")";
   transfer.outReason = array.isLocal ? "local to the scop"

@@ -836,6 +836,7 @@ private:
                         {"width_blocks", std::move(widthBlocks)},
                         {"zigzag", order.zigzag},
                         {"auto", order.automatic},
+                        {"default", order.byDefault},
                         {"reason", order.reason},
                         {"model", std::move(model)}};
   }
@@ -1101,7 +1102,7 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
        << "; blockIdx.x runs inside a column, blockIdx.y over the columns)";
   // The default order needs no explanation; a chosen one (or one asked
   // for but not possible) does.
-  if (str(order.get("reason")).rfind("--thread-order=linear", 0) != 0)
+  if (!*order.getBoolean("default"))
     os << "\n    why: " << str(order.get("reason"));
   os << "\n";
   if (const json::Object *sizing = k.getObject("block_size_detail"))
