@@ -25,7 +25,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "polycuda_cuda.h"
-#include "polycuda_prefault.h"
 #include "polycuda_staging.h"
 
 #include <cuda_runtime_api.h>
@@ -194,7 +193,6 @@ using polycuda::staging::bytesOf;
 using polycuda::staging::chunksOf;
 using polycuda::staging::piecesOf;
 using polycuda::staging::slabsOf;
-using polycuda::Prefaulter;
 
 void copySlab(char *dst, const char *src, const Slab &s, cudaMemcpyKind kind,
               const char *where) {
@@ -274,29 +272,6 @@ PoolHolder &poolHolder() {
 unsigned defaultWorkers() {
   return polycuda::staging::workerCount(std::thread::hardware_concurrency(),
                                         getenv("POLYCUDA_TRANSFER_THREADS"));
-}
-
-/// The threads that fault a scop's output pages in ahead (see
-/// polycuda_prefault.h), or null unless POLYCUDA_PREFAULT=1. Off by
-/// default: on the H200 host the copies out of 2mm and 3mm got faster
-/// (region 1.26x, 1.18x on the published PolyBench at LARGE), but kernels
-/// that ran while the pages were being faulted in took several times as
-/// long (deriche's first: 1.1 -> 14 ms; region 0.80x), a cause not yet
-/// found. Created at the first scop that announces its copies to the
-/// host. A quarter of the cores, at most 4: on the H100 host,
-/// MADV_POPULATE_WRITE ran at 4 GB/s on one thread and 12 GB/s on four,
-/// and no faster on more.
-Prefaulter *prefaulterOrNull(bool create) {
-  static std::atomic<Prefaulter *> instance{nullptr};
-  static std::once_flag once;
-  if (create)
-    std::call_once(once, [] {
-      if (!isEnvFlagSet("POLYCUDA_PREFAULT"))
-        return;
-      unsigned cores = std::thread::hardware_concurrency();
-      instance.store(new Prefaulter(std::max(1u, std::min(4u, cores / 4))));
-    });
-  return instance.load();
 }
 
 void attachPool(bool reserve);
@@ -1031,25 +1006,6 @@ extern "C" void polycuda_cuda_copy_boxes_to_host(
           count, lower, upper, method, array, where);
 }
 
-extern "C" void polycuda_cuda_expect_box_to_host(
-    void *host, size_t element_size, int rank, const long long *extents,
-    const long long *lower, const long long *upper, const char *where) {
-  (void)where;
-  Prefaulter *prefaulter = prefaulterOrNull(true);
-  if (!prefaulter) // off (the default): no work for the scop
-    return;
-  // Below 1 MiB the faults cost little next to the copy's own overhead.
-  constexpr size_t kMinBytes = (size_t)1 << 20;
-  std::vector<Slab> slabs =
-      slabsOf(element_size, rank, extents, lower, upper);
-  if (bytesOf(slabs) < kMinBytes ||
-      !mostlyUntouched((const char *)host, slabs))
-    return;
-  uintptr_t begin, stop;
-  pagesOf((const char *)host, slabs, begin, stop);
-  prefaulter->add(begin, stop);
-}
-
 /// POLYCUDA_SCOP_TIME: the start of the current scop.
 static Clock::time_point scopTimeStart;
 
@@ -1114,9 +1070,6 @@ extern "C" void polycuda_cuda_end_scop(const char *where) {
   o.written.clear();
   o.inScop = false;
   o.waitsForScopStart = false;
-  // Pages not faulted in yet are left to the copies of a later scop.
-  if (Prefaulter *prefaulter = prefaulterOrNull(false))
-    prefaulter->cancel();
   if (isEnvFlagSet("POLYCUDA_SCOP_TIME")) {
     fprintf(stderr, "polycuda scop time: %s: %.3f ms\n", nameOrUnknown(where),
             msSince(scopTimeStart));

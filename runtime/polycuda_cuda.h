@@ -142,21 +142,6 @@ void polycuda_cuda_copy_boxes_to_host(void *host, const void *device,
                                       const long long *upper, int method,
                                       const char *array, const char *where);
 
-/// Announces, when a scop starts, the box that a later
-/// polycuda_cuda_copy_box_to_host will copy into \p host (arguments as
-/// there). When the box holds 1 MiB or more and most of its pages are not
-/// in memory yet (an array the program never touched), a few threads of
-/// the runtime fault them in meanwhile (madvise MADV_POPULATE_WRITE, which
-/// changes no byte), so that the copy does not; pages not reached when the
-/// scop ends are left alone. Off unless the environment variable
-/// POLYCUDA_PREFAULT=1 (kernels that ran meanwhile were slowed); does
-/// nothing where the system lacks MADV_POPULATE_WRITE.
-void polycuda_cuda_expect_box_to_host(void *host, size_t element_size,
-                                      int rank, const long long *extents,
-                                      const long long *lower,
-                                      const long long *upper,
-                                      const char *where);
-
 /// Records that the device work issued so far holds the last writer of the
 /// array at \p device (as passed to polycuda_cuda_copy_box_to_host) in
 /// the current scop: a later copy of it to the host waits for that work

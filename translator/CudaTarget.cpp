@@ -100,11 +100,6 @@ public:
            boxArguments(copy) + ", " + methods[(int)copy.method] + ", \"" +
            copy.array + "\", " + copy.where + ");\n}";
   }
-  std::string expectCopyToHost(const BoxCopyInfo &copy) const override {
-    return "{\n" + boxArrays(copy) + "  " + runtime::kCudaExpectBoxToHost +
-           "((void *)(" + copy.host + "), sizeof(" + copy.type + "), " +
-           boxArguments(copy) + ", " + copy.where + ");\n}";
-  }
   std::string markWritten(const std::string &device,
                           const std::string &where) const override {
     return std::string(runtime::kCudaMarkWritten) + "(" + device + ", " +
