@@ -46,8 +46,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace {
 
@@ -119,11 +117,6 @@ bool isProfiling() {
   return profiling;
 }
 
-bool isVerbose() {
-  static const bool verbose = isEnvFlagSet("POLYCUDA_VERBOSE");
-  return verbose;
-}
-
 /// One line of a scop's profile: a copy, or all launches of one kernel, or
 /// all allocations and frees.
 struct ProfileEntry {
@@ -175,14 +168,6 @@ void recordAllocation(double ms) {
   profile().mark = Clock::now();
 }
 
-void note(const char *where, const char *message, cudaError_t err) {
-  if (!isVerbose())
-    return;
-  fprintf(stderr, "%s: note: %s: %s (%s); copying without it\n",
-          nameOrUnknown(where), message, cudaGetErrorString(err),
-          cudaGetErrorName(err));
-}
-
 //===- Boxes and the staging pool (polycuda_staging.h) --------------------===//
 
 using polycuda::staging::Chunk;
@@ -214,54 +199,17 @@ void copyPlain(char *dst, const char *src, const std::vector<Slab> &slabs,
     copySlab(dst, src, s, kind, where);
 }
 
-/// The whole pages [begin, stop) that hold the host bytes of `slabs`;
-/// returns the page size.
-size_t pagesOf(const char *host, const std::vector<Slab> &slabs,
-               uintptr_t &begin, uintptr_t &stop) {
-  size_t first = (size_t)-1, end = 0;
-  for (const Slab &s : slabs) {
-    first = std::min(first, s.offset);
-    end = std::max(end, s.offset + (s.rows - 1) * s.pitch + s.width);
-  }
-  static const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  begin = (uintptr_t)(host + first) / page * page;
-  stop = ((uintptr_t)(host + end) + page - 1) / page * page;
-  return page;
-}
-
-/// Page-locks the host bytes of the slabs for the copy. Returns false (and
-/// copies nothing) when registration fails.
-bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
-                    cudaMemcpyKind kind, char *host, const char *where) {
-  uintptr_t begin, stop;
-  pagesOf(host, slabs, begin, stop);
-  cudaError_t err =
-      cudaHostRegister((void *)begin, stop - begin, cudaHostRegisterDefault);
-  if (err != cudaSuccess) {
-    cudaGetLastError(); // not sticky: clear it so later checks do not see it
-    note(where, "cudaHostRegister failed", err);
-    return false;
-  }
-  copyPlain(dst, src, slabs, kind, where);
-  checkCall(cudaHostUnregister((void *)begin), where, "cudaHostUnregister");
-  return true;
-}
-
-enum class PoolState { Absent, Preparing, Prepared, Ready, Failed };
+enum class PoolState { Absent, Preparing, Ready, Failed };
 
 /// The pool: prepared (ring touched, workers started) and attached (ring
 /// page-locked, stream and events created) on a thread of its own when the
-/// program starts, or attached at the first copy that stages under
-/// POLYCUDA_ATTACH_AT_START=0 (see PreparePoolAtStart).
+/// program starts (see PreparePoolAtStart).
 struct PoolHolder {
   std::thread init;
   std::once_flag joined;
   std::atomic<PoolState> state{PoolState::Absent};
   StagingPool *pool = nullptr;
-  cudaError_t error = cudaSuccess;
-  const char *what = nullptr;
   int device = -1; ///< the device current when the pool was attached
-  bool otherDeviceNoted = false;
 };
 
 PoolHolder &poolHolder() {
@@ -270,28 +218,24 @@ PoolHolder &poolHolder() {
 }
 
 unsigned defaultWorkers() {
-  return polycuda::staging::workerCount(std::thread::hardware_concurrency(),
-                                        getenv("POLYCUDA_TRANSFER_THREADS"));
+  return polycuda::staging::workerCount(std::thread::hardware_concurrency());
 }
 
-void attachPool(bool reserve);
+void attachPool();
 void attachSlots();
 void loadKernels();
 void reserveDeviceMemory();
 
-/// Host memory and threads; then, when `attach`, the pool's CUDA calls.
-void preparePool(bool attach) {
+/// Host memory and threads, then the pool's CUDA calls.
+void preparePool() {
   PoolHolder &h = poolHolder();
   StagingPool *pool = new StagingPool;
-  if (!pool->prepare(defaultWorkers(), h.error, h.what)) {
+  if (!pool->prepare(defaultWorkers())) {
     h.state.store(PoolState::Failed, std::memory_order_release);
     return;
   }
   h.pool = pool;
-  if (attach)
-    attachPool(true); // Ready or Failed
-  else
-    h.state.store(PoolState::Prepared, std::memory_order_release);
+  attachPool(); // Ready or Failed
 }
 
 int methodFromEnvironment(int method) {
@@ -302,26 +246,15 @@ int methodFromEnvironment(int method) {
     return POLYCUDA_TRANSFERS_PLAIN;
   if (!strcmp(v, "staged"))
     return POLYCUDA_TRANSFERS_STAGED;
-  if (!strcmp(v, "registered"))
-    return POLYCUDA_TRANSFERS_REGISTERED;
   if (!strcmp(v, "auto"))
     return POLYCUDA_TRANSFERS_AUTO;
   return method;
 }
 
-/// POLYCUDA_TRANSFERS=plain or registered: no pool.
+/// POLYCUDA_TRANSFERS=plain: no pool.
 bool stagingRuledOut() {
-  int method = methodFromEnvironment(POLYCUDA_TRANSFERS_AUTO);
-  return method == POLYCUDA_TRANSFERS_PLAIN ||
-         method == POLYCUDA_TRANSFERS_REGISTERED;
-}
-
-/// Whether the thread that prepares the pool when the program starts also
-/// attaches it (POLYCUDA_ATTACH_AT_START=0: the first copy that stages
-/// does).
-bool attachesAtStart() {
-  const char *v = getenv("POLYCUDA_ATTACH_AT_START");
-  return !(v && !strcmp(v, "0"));
+  return methodFromEnvironment(POLYCUDA_TRANSFERS_AUTO) ==
+         POLYCUDA_TRANSFERS_PLAIN;
 }
 
 /// Starts preparing the pool when the program starts, on a thread of its
@@ -339,7 +272,7 @@ struct PreparePoolAtStart {
       return;
     PoolHolder &h = poolHolder();
     h.state.store(PoolState::Preparing, std::memory_order_relaxed);
-    h.init = std::thread(preparePool, attachesAtStart());
+    h.init = std::thread(preparePool);
   }
 } preparePoolAtStart;
 
@@ -363,9 +296,9 @@ void joinPoolInitAtExit() { joinPoolInit(); }
 /// runtime's handlers.
 void registerExitJoin() { atexit(joinPoolInitAtExit); }
 
-/// `reserve`: on the thread that prepares the pool when the program starts,
-/// also reserve device memory for the scops' arrays (reserveDeviceMemory).
-void attachPool(bool reserve) {
+/// Attaches the pool, then loads the registered kernels and reserves device
+/// memory for the scops' arrays (reserveDeviceMemory).
+void attachPool() {
   PoolHolder &h = poolHolder();
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -374,44 +307,35 @@ void attachPool(bool reserve) {
     return;
   }
   registerExitJoin();
-  if (!h.pool->attach(h.error, h.what)) {
+  if (!h.pool->attach()) {
     cudaGetLastError();
     h.state.store(PoolState::Failed); // the pool is leaked on purpose: its
     return;                           // workers wait for a job forever
   }
   registerExitJoin(); // the context exists
-  if ((h.error = cudaGetDevice(&h.device)) != cudaSuccess) {
+  if (cudaGetDevice(&h.device) != cudaSuccess) {
     cudaGetLastError();
-    h.what = "cudaGetDevice for the staging pool";
     h.state.store(PoolState::Failed);
     return;
   }
   attachSlots();
   h.state.store(PoolState::Ready);
-  if (reserve) {
-    loadKernels();
-    reserveDeviceMemory();
-  }
+  loadKernels();
+  reserveDeviceMemory();
 }
 
 /// Whether the calling thread's device is the pool's (its stream and
 /// events belong to that device).
 bool onPoolDevice(const char *where) {
-  PoolHolder &h = poolHolder();
+  (void)where;
   int device = -1;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess && device == h.device)
+  if (cudaGetDevice(&device) == cudaSuccess && device == poolHolder().device)
     return true;
   cudaGetLastError();
-  if (!h.otherDeviceNoted) {
-    note(where, "the staging pool belongs to another device",
-         err == cudaSuccess ? cudaErrorInvalidDevice : err);
-    h.otherDeviceNoted = true;
-  }
   return false;
 }
 
-/// The pool when it exists, else null (after a note under verbose).
+/// The pool when it exists, else null.
 StagingPool *stagingPool(const char *where) {
   PoolHolder &h = poolHolder();
   // Once the pool is ready, the thread that prepared it may still be
@@ -419,33 +343,10 @@ StagingPool *stagingPool(const char *where) {
   if (h.state.load(std::memory_order_acquire) != PoolState::Ready)
     joinPoolInit();
   if (h.state.load() == PoolState::Absent)
-    preparePool(true);
-  if (h.state.load() == PoolState::Prepared)
-    attachPool(false);
+    preparePool();
   if (h.state.load() == PoolState::Ready)
     return onPoolDevice(where) ? h.pool : nullptr;
-  if (h.what) {
-    note(where, h.what, h.error);
-    h.what = nullptr; // once
-  }
   return nullptr;
-}
-
-/// True when most pages of the host bytes of `slabs` are not in memory yet
-/// (mincore): a copy into them faults every page in on the way, and plain
-/// cudaMemcpy to the host then runs at about 1.2 GB/s on the H100 host (a
-/// scop's output arrays that the program never initialised).
-bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
-  uintptr_t begin, stop;
-  size_t page = pagesOf(host, slabs, begin, stop);
-  std::vector<unsigned char> resident((stop - begin) / page);
-  if (resident.empty() ||
-      mincore((void *)begin, stop - begin, resident.data()) != 0)
-    return false; // not known: as if touched
-  size_t in = 0;
-  for (unsigned char r : resident)
-    in += r & 1;
-  return in * 2 < resident.size();
 }
 
 /// Whether a copy staged since the current scop began (see
@@ -503,7 +404,7 @@ Slots &slots() {
 }
 
 /// Page-locks the slots, on the thread that attaches the pool; without them
-/// (a failure, noted under -v) small copies stay plain.
+/// (a failure) small copies stay plain.
 void attachSlots() {
   Slots &s = slots();
   size_t bytes = kSlots * kSlotBytes;
@@ -516,7 +417,6 @@ void attachSlots() {
     err = cudaEventCreateWithFlags(&s.done[i], cudaEventDisableTiming);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    note(nullptr, "page-locking the slots of small copies failed", err);
     return; // the memory is leaked on purpose, as a failed pool's
   }
   s.memory = memory;
@@ -635,16 +535,15 @@ void loadKernels() {
 // a fifth to a third of the region of bicg, mvt or gemver once its copies
 // were fast. The thread that prepares the staging pool when the program
 // starts therefore creates a pool of device memory (cudaMemPoolCreate, the
-// program's own default pool untouched) and grows it by
-// POLYCUDA_RESERVE_MIB (default 256, at most 1/16 of the device; 0: none)
-// with one allocation it frees again; the pool keeps that much
+// program's own default pool untouched) and grows it by 256 MiB (at most
+// 1/16 of the device) with one allocation it frees again; the pool keeps that much
 // (cudaMemPoolAttrReleaseThreshold), and polycuda_cuda_alloc takes blocks
 // from it with cudaMallocFromPoolAsync on the default stream in a few
 // microseconds. Growing it took about 10 ms for 256 MiB, while the
 // program initializes its data; an allocation before it is done uses
 // cudaMalloc, as do all when the pool is not prepared at start
-// (POLYCUDA_TRANSFERS=plain or registered, POLYCUDA_ATTACH_AT_START=0). A
-// block from the pool is returned with cudaFreeAsync.
+// (POLYCUDA_TRANSFERS=plain). A block from the pool is returned with
+// cudaFreeAsync.
 
 struct ReservedMemory {
   std::atomic<bool> ready{false};
@@ -658,16 +557,12 @@ ReservedMemory &reservedMemory() {
 }
 
 size_t reserveBytes() {
-  const char *v = getenv("POLYCUDA_RESERVE_MIB");
-  size_t mib = v && *v ? (size_t)atoll(v) : 256;
   size_t free = 0, total = 0;
-  if (mib == 0)
-    return 0;
   if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
     cudaGetLastError();
     return 0;
   }
-  return std::min(mib << 20, total / 16);
+  return std::min((size_t)256 << 20, total / 16);
 }
 
 void reserveDeviceMemory() {
@@ -704,7 +599,6 @@ void reserveDeviceMemory() {
     cudaStreamDestroy(stream);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    note(nullptr, "reserving device memory failed", err);
     return; // a pool created is left alone: nothing is taken from it
   }
   ReservedMemory &r = reservedMemory();
@@ -716,7 +610,7 @@ void reserveDeviceMemory() {
 //===- Ordering copies and kernels ----------------------------------------===//
 //
 // The pool's stream is non-blocking: it and the legacy default stream (the
-// printed kernels, plain and registered copies) wait for each other only
+// printed kernels, plain copies) wait for each other only
 // through these events.
 // - After the DMAs of a staged copy to the device, the default stream waits
 //   for them: later kernels and copies see the bytes. Inside a scop the DMAs
@@ -808,33 +702,13 @@ void orderAfterStagedIn(StagingPool *pool, const char *where) {
 /// Under auto, whether a copy of `bytes` is staged. Once the pool is
 /// attached, staged copies beat plain ones from 1 MiB up in both
 /// directions (on the H100 host, 13-14 GB/s against 8-10 at 1 MiB, 40-50
-/// against 7-13 from 8 MiB). Under POLYCUDA_ATTACH_AT_START=0, attaching
-/// it costs about 0.6 ms (page-locking the touched ring), about what
-/// staging saves on one copy of 4 MiB, so the first copy of 4 MiB or more
-/// attaches it. Into host memory the
-/// program has not touched yet, plain copies to the host run at about
-/// 1.2 GB/s, and several threads fault the pages in far faster. While the
-/// pool is still being prepared (a scop at the very start of a program),
-/// copies stay plain rather than wait. POLYCUDA_STAGED_MIN_BYTES replaces
-/// all of this with one threshold.
-bool autoStages(size_t bytes, bool toDevice, const char *host,
-                const std::vector<Slab> &slabs) {
-  static const size_t fixed = [] {
-    const char *v = getenv("POLYCUDA_STAGED_MIN_BYTES");
-    return v && *v ? (size_t)atoll(v) : (size_t)0;
-  }();
-  if (fixed)
-    return bytes >= fixed;
-  constexpr size_t MiB = (size_t)1 << 20;
-  switch (poolHolder().state.load(std::memory_order_acquire)) {
-  case PoolState::Ready:
-    return bytes >= MiB;
-  case PoolState::Prepared:
-    return bytes >= 4 * MiB || (bytes >= MiB && !toDevice &&
-                                mostlyUntouched(host, slabs));
-  default:
-    return false;
-  }
+/// against 7-13 from 8 MiB). While the pool is still being prepared (a
+/// scop at the very start of a program), copies stay plain rather than
+/// wait.
+bool autoStages(size_t bytes) {
+  return bytes >= ((size_t)1 << 20) &&
+         poolHolder().state.load(std::memory_order_acquire) ==
+             PoolState::Ready;
 }
 
 const char *methodName(int method) {
@@ -843,15 +717,13 @@ const char *methodName(int method) {
     return "plain";
   case POLYCUDA_TRANSFERS_STAGED:
     return "staged";
-  case POLYCUDA_TRANSFERS_REGISTERED:
-    return "registered";
   default:
     return "auto";
   }
 }
 
 /// Copies the slabs with `method` (not auto) and returns the method that
-/// did: plain when the pool or a registration is not to be had.
+/// did: plain when the pool is not to be had.
 int copyWith(int method, bool toDevice, char *device, char *host,
              const std::vector<Slab> &slabs, const char *where) {
   cudaMemcpyKind kind =
@@ -873,11 +745,7 @@ int copyWith(int method, bool toDevice, char *device, char *host,
         orderAfterStagedIn(pool, where);
       return method;
     }
-    method = POLYCUDA_TRANSFERS_REGISTERED;
   }
-  if (method == POLYCUDA_TRANSFERS_REGISTERED &&
-      copyRegistered(dst, src, slabs, kind, host, where))
-    return method;
   copyPlain(dst, src, slabs, kind, where);
   return POLYCUDA_TRANSFERS_PLAIN;
 }
@@ -900,8 +768,7 @@ void copyBox(bool toDevice, char *device, char *host, size_t elementSize,
   method = methodFromEnvironment(method);
   bool autoChosen = method == POLYCUDA_TRANSFERS_AUTO;
   if (autoChosen)
-    method = autoStages(bytes, toDevice, host, slabs)
-                 ? POLYCUDA_TRANSFERS_STAGED
+    method = autoStages(bytes) ? POLYCUDA_TRANSFERS_STAGED
                  : POLYCUDA_TRANSFERS_PLAIN;
   // Under auto, small copies go through a slot (see "Small copies through
   // pinned slots"); any other copy first unpacks the copies to the host
@@ -1090,10 +957,9 @@ extern "C" void polycuda_cuda_end_scop(const char *where) {
 // then allocates nothing. The printed code frees a scop's blocks at its
 // end, and polycuda_cuda_end_scop then waits for the device, so work still
 // queued on a freed block ends before the block's next user's copies and
-// kernels start. At most a quarter of the device's memory is kept; when cudaMalloc
-// fails, the kept blocks are returned and it is tried again; at exit they
-// are returned too. POLYCUDA_CACHE_ALLOC=0 returns every block when it is
-// freed.
+// kernels start. At most a quarter of the device's memory is kept; when
+// cudaMalloc fails, the kept blocks are returned and it is tried again; at
+// exit they are returned too.
 
 namespace {
 
@@ -1122,14 +988,6 @@ size_t keepLimit() {
 DeviceMemory &deviceMemory() {
   static DeviceMemory *memory = new DeviceMemory; // used until exit
   return *memory;
-}
-
-bool cachesAllocations() {
-  static const bool caches = [] {
-    const char *v = getenv("POLYCUDA_CACHE_ALLOC");
-    return !(v && !strcmp(v, "0"));
-  }();
-  return caches;
 }
 
 /// Returns a block: to the reserved pool (stream-ordered after the work
@@ -1205,7 +1063,7 @@ extern "C" void *polycuda_cuda_alloc(size_t bytes, const char *where) {
   if (bytes == 0)
     bytes = 1;
   Clock::time_point start = Clock::now();
-  void *ptr = cachesAllocations() ? takeKept(bytes) : nullptr;
+  void *ptr = takeKept(bytes);
   if (!ptr) {
     cudaError_t err = allocate(&ptr, bytes, where);
     if (err == cudaErrorMemoryAllocation &&
@@ -1217,8 +1075,7 @@ extern "C" void *polycuda_cuda_alloc(size_t bytes, const char *where) {
     }
     if (err != cudaSuccess)
       failWith(where, "cudaMalloc", err, detail);
-    if (cachesAllocations())
-      deviceMemory().sizes[ptr] = bytes;
+    deviceMemory().sizes[ptr] = bytes;
   }
   static bool contextSeen = false; // see registerExitJoin
   if (!contextSeen) {
@@ -1333,16 +1190,8 @@ extern "C" int polycuda_cuda_persistent_blocks(const void *kernel,
   checkCall(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                 &perProcessor, kernel, (int)threads, 0),
             where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  if (!supported || perProcessor <= 0 || processors <= 0) {
-    if (isVerbose())
-      fprintf(stderr,
-              "%s: note: persistent kernel not launched (cooperative launch "
-              "%s, %d block(s) per multiprocessor): launching its kernels "
-              "one by one\n",
-              nameOrUnknown(where), supported ? "supported" : "unsupported",
-              perProcessor);
+  if (!supported || perProcessor <= 0 || processors <= 0)
     return 0;
-  }
   // A persistent kernel pays when every phase fits in one block per
   // multiprocessor: it then only removes the gaps between launches. With
   // larger phases, its blocks loop over the phases' blocks with the
@@ -1350,15 +1199,8 @@ extern "C" int polycuda_cuda_persistent_blocks(const void *kernel,
   // the H100 (gramschmidt 1.8x, fdtd_2d 1.3x at LARGE).
   // POLYCUDA_PERSISTENT=always drops this rule.
   bool always = setting && strcmp(setting, "always") == 0;
-  if (!always && wanted > processors) {
-    if (isVerbose())
-      fprintf(stderr,
-              "%s: note: persistent kernel not launched (its largest phase "
-              "has %lld blocks, more than the %d multiprocessors): launching "
-              "its kernels one by one\n",
-              nameOrUnknown(where), wanted, processors);
+  if (!always && wanted > processors)
     return 0;
-  }
   long long resident = (long long)perProcessor * processors;
   return (int)std::max(1LL, std::min(wanted, resident));
 }

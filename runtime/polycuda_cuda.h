@@ -8,18 +8,13 @@
 // Invariants: includes only <stddef.h> so that printed .cu files can include
 //   it; the entry points are spelled in translator/RuntimeNames.h.
 //
-// Environment: POLYCUDA_TRANSFERS=plain|staged|registered|auto overrides the
-// method printed in the program; POLYCUDA_PROFILE=1 prints, at the end of
-// each scop, the time and bytes of each copy and kernel (each launch
+// Environment: POLYCUDA_TRANSFERS=plain|staged|auto overrides the method
+// printed in the program; POLYCUDA_PROFILE=1 prints, at the end of each
+// scop, the time and bytes of each copy and kernel (each launch
 // synchronized); POLYCUDA_SCOP_TIME=1 prints the time of each scop from
-// begin to end, launches not synchronized in between; POLYCUDA_VERBOSE=1
-// prints notes (a pinned allocation or registration that failed and fell
-// back to plain copies); POLYCUDA_ATTACH_AT_START=0 page-locks the staging
-// ring at the first staged copy instead of when the program starts (on a
-// thread of the runtime, whose first CUDA call creates the context);
-// POLYCUDA_RESERVE_MIB sets the device memory reserved by that thread
-// (see polycuda_cuda_alloc); POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS,
-// POLYCUDA_FAIL_ALLOC and POLYCUDA_PERSISTENT as documented below.
+// begin to end, launches not synchronized in between;
+// POLYCUDA_SYNC_LAUNCHES, POLYCUDA_LAUNCH_STATS, POLYCUDA_FAIL_ALLOC and
+// POLYCUDA_PERSISTENT as documented below.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,27 +33,22 @@ extern "C" {
 ///   several host threads pack (unpack) pieces of each chunk while the
 ///   calling thread issues the DMAs of the chunks already packed, so that
 ///   host copies overlap the DMA;
-/// - registered: the host range is page-locked (cudaHostRegister) for the
-///   copy and released after it;
 /// - auto: staged from 1 MiB once the pool's ring is page-locked (when the
-///   program starts); under POLYCUDA_ATTACH_AT_START=0 the first copy of 4
-///   MiB (of 1 MiB into host memory whose pages are mostly not in memory
-///   yet, mincore) page-locks it; up to 256 KiB through a slot of pinned
+///   program starts); up to 256 KiB through a slot of pinned
 ///   memory page-locked with the ring (queued on the default stream: the
 ///   host does not wait for earlier kernels; see
 ///   polycuda_cuda_copy_box_to_host for the copies out); plain otherwise,
 ///   while the pool is still being prepared, and when it could not be
 ///   created.
-/// A pinned allocation or registration that fails falls back to plain.
+/// A pinned allocation that fails falls back to plain.
 #define POLYCUDA_TRANSFERS_AUTO 0
 #define POLYCUDA_TRANSFERS_PLAIN 1
 #define POLYCUDA_TRANSFERS_STAGED 2
-#define POLYCUDA_TRANSFERS_REGISTERED 3
 
 /// Allocates \p bytes of device memory and returns the device pointer: a
 /// freed block of about that size kept by the runtime, else a block of the
-/// device memory the runtime reserved when the program started
-/// (POLYCUDA_RESERVE_MIB, default 256; 0: none), stream-ordered on the
+/// device memory the runtime reserved when the program started (256 MiB,
+/// at most 1/16 of the device), stream-ordered on the
 /// default stream, else cudaMalloc; a request for 0 bytes allocates 1
 /// byte so the result is never NULL. The first runtime call checks that a
 /// CUDA device exists. If the environment variable POLYCUDA_FAIL_ALLOC is
@@ -212,7 +202,7 @@ void polycuda_cuda_launch_persistent(const void *kernel, int blocks,
 /// program's first kernel on the H200). The printed code registers its
 /// kernels from a static initializer. Kernels registered after that thread
 /// has passed this step, or when there is no such thread
-/// (POLYCUDA_TRANSFERS=plain or registered), load at their first launch as
+/// (POLYCUDA_TRANSFERS=plain), load at their first launch as
 /// before. Never fails.
 void polycuda_cuda_preload(const void *const *kernels, int count);
 

@@ -134,15 +134,8 @@ inline size_t bytesOf(const std::vector<Slab> &slabs) {
 constexpr unsigned kRingBuffers = 8;
 constexpr size_t kBufferBytes = 2u << 20;
 constexpr size_t kMinChunkBytes = 256u << 10;
-// POLYCUDA_STAGING_PIECE_KIB and POLYCUDA_STAGING_CHUNKS (see chunksOf)
-// change the geometry at compile time, for bench/transfers.
-#ifndef POLYCUDA_STAGING_PIECE_KIB
-#define POLYCUDA_STAGING_PIECE_KIB 128
-#endif
-#ifndef POLYCUDA_STAGING_CHUNKS
-#define POLYCUDA_STAGING_CHUNKS 4
-#endif
-constexpr size_t kPieceBytes = (size_t)POLYCUDA_STAGING_PIECE_KIB << 10;
+constexpr size_t kChunksPerCopy = 4;
+constexpr size_t kPieceBytes = 128u << 10;
 constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
 /// Copies to the device up to this size pack with streaming stores (see
 /// copyStreaming); larger ones measured faster with memcpy on the H200
@@ -216,16 +209,11 @@ class StagingPool {
 public:
   /// Creates the ring and starts the workers: host memory and threads
   /// only, no CUDA call, so the runtime does it on a thread of its own when
-  /// the program starts (see attach). False (with the failed operation)
-  /// when memory is short.
-  bool prepare(unsigned numWorkers, cudaError_t &err, const char *&what) {
+  /// the program starts (see attach). False when memory is short.
+  bool prepare(unsigned numWorkers) {
     size_t total = kRingBuffers * kBufferBytes;
-    memory = (char *)aligned_alloc(kBufferBytes, total);
-    if (!memory) {
-      err = cudaErrorMemoryAllocation;
-      what = "aligned_alloc of the staging pool";
+    if (!(memory = (char *)aligned_alloc(kBufferBytes, total)))
       return false;
-    }
 #ifdef MADV_HUGEPAGE
     madvise(memory, total, MADV_HUGEPAGE); // fewer pages to lock; a hint
 #endif
@@ -246,30 +234,24 @@ public:
   }
 
   /// Page-locks the prepared ring and creates the stream and events; false
-  /// (with the failed operation) if a CUDA call fails. Called once, by the
-  /// thread that makes the copies' CUDA calls.
-  bool attach(cudaError_t &err, const char *&what) {
+  /// if a CUDA call fails. Called once, by the thread that makes the
+  /// copies' CUDA calls.
+  bool attach() {
     // Page-locking memory of the process costs several times less than
     // cudaHostAlloc (on the H100 host: 16 MiB registered in 1.9 ms,
     // allocated pinned in 13 ms).
-    if ((err = cudaHostRegister(memory, kRingBuffers * kBufferBytes,
-                                cudaHostRegisterDefault)) != cudaSuccess) {
-      what = "cudaHostRegister of the staging pool";
+    if (cudaHostRegister(memory, kRingBuffers * kBufferBytes,
+                         cudaHostRegisterDefault) != cudaSuccess)
       return false;
-    }
     // A non-blocking stream: the runtime orders it with the default stream
     // by events (polycuda_cuda.cu), so that copies overlap kernels.
-    if ((err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) !=
-        cudaSuccess) {
-      what = "cudaStreamCreate for the staging pool";
+    if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) !=
+        cudaSuccess)
       return false;
-    }
     for (unsigned b = 0; b < kRingBuffers; ++b)
-      if ((err = cudaEventCreateWithFlags(&events[b], cudaEventDisableTiming)) !=
-          cudaSuccess) {
-        what = "cudaEventCreate for the staging pool";
+      if (cudaEventCreateWithFlags(&events[b], cudaEventDisableTiming) !=
+          cudaSuccess)
         return false;
-      }
     return true;
   }
 
@@ -277,9 +259,7 @@ public:
   cudaStream_t dmaStream() const { return stream; }
 
   /// prepare, then attach.
-  bool create(unsigned numWorkers, cudaError_t &err, const char *&what) {
-    return prepare(numWorkers, err, what) && attach(err, what);
-  }
+  bool create(unsigned numWorkers) { return prepare(numWorkers) && attach(); }
 
   /// Keeps idle workers spinning for another kSpinBeforeSleep, waking
   /// those asleep: called when a scop starts, so that its first copy does
@@ -592,23 +572,19 @@ private:
   const char *operation = nullptr;
 };
 
-/// The pool's workers on a host of `cores` cores (0: not known), given
-/// `setting`, the value of POLYCUDA_TRANSFER_THREADS (null, or not a
-/// positive number: unset): the setting, else half the cores (at least 2,
-/// at most 8); never more than the cores but one. The workers spin while a
+/// The pool's workers on a host of `cores` cores (0: not known): half the
+/// cores (at least 2, at most 8); never more than the cores but one. The workers spin while a
 /// copy runs, and the calling thread issues its DMAs: with a worker on
 /// every core it waited for one. On the H200 host's 16 cores, 16 workers
 /// took bicg's, gemm's and gesummv's copies to 2.8-9.4 ms, against 0.9-1.3
 /// ms with 8 to 15 (sweeps as bench/polybench/transfer_threads.sh runs
 /// them, at 0399691; git history of bench/results at 9c73b08).
-inline unsigned workerCount(unsigned cores, const char *setting) {
+inline unsigned workerCount(unsigned cores) {
   unsigned wanted = std::max(2u, std::min(8u, cores / 2));
-  if (setting && atoi(setting) > 0)
-    wanted = (unsigned)atoi(setting);
   return cores ? std::min(wanted, cores - 1) : wanted;
 }
 
-/// Chunks of about a quarter of the copy (POLYCUDA_STAGING_CHUNKS), at least
+/// Chunks of about a quarter of the copy (kChunksPerCopy), at least
 /// kMinChunkBytes, at most one buffer. Fewer, larger DMAs to the host run
 /// faster: on the H100 host (8 workers) 8 MiB to the host ran at 42 GB/s
 /// in quarters against 28 in eighths, 20 in sixteenths (pinned: 53), and
@@ -616,7 +592,7 @@ inline unsigned workerCount(unsigned cores, const char *setting) {
 /// within 10% of each other (bench/transfers/geometry.sh at c789a2f; the
 /// record is in the git history of bench/results at 9c73b08).
 inline std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs) {
-  size_t target = bytesOf(slabs) / POLYCUDA_STAGING_CHUNKS;
+  size_t target = bytesOf(slabs) / kChunksPerCopy;
   target = std::max(kMinChunkBytes, std::min(kBufferBytes, target));
   std::vector<Chunk> chunks;
   for (const Slab &s : slabs) {

@@ -85,9 +85,9 @@ public:
            "(sizeof(" + type + ") * (size_t)(" + count + "), " + where + ");";
   }
   std::string copyBox(const BoxCopyInfo &copy, bool toDevice) const override {
-    static const char *methods[] = {
-        "POLYCUDA_TRANSFERS_AUTO", "POLYCUDA_TRANSFERS_PLAIN",
-        "POLYCUDA_TRANSFERS_STAGED", "POLYCUDA_TRANSFERS_REGISTERED"};
+    static const char *methods[] = {"POLYCUDA_TRANSFERS_AUTO",
+                                    "POLYCUDA_TRANSFERS_PLAIN",
+                                    "POLYCUDA_TRANSFERS_STAGED"};
     std::string pointers =
         toDevice ? copy.device + ", (const void *)(" + copy.host + ")"
                  : "(void *)(" + copy.host + "), " + copy.device;
