@@ -468,7 +468,7 @@ inline constexpr const char *kBandLast = "polycuda_band_last";
 
 /// How the runtime moves an array's bytes (`--transfers`; see
 /// runtime/polycuda_cuda.h). OpenCL copies are plain whatever the method.
-enum class TransferMethod { Auto, Plain, Staged, Registered };
+enum class TransferMethod { Auto, Plain, Staged };
 
 /// The device copy of one array: allocated up to the last element of the
 /// box that holds every accessed element (`allocated.upper`), copied in

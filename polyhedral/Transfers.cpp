@@ -382,8 +382,6 @@ const char *transferMethodName(TransferMethod method) {
     return "plain";
   case TransferMethod::Staged:
     return "staged";
-  case TransferMethod::Registered:
-    return "registered";
   case TransferMethod::Auto:
     break;
   }
@@ -391,8 +389,8 @@ const char *transferMethodName(TransferMethod method) {
 }
 
 bool parseTransferMethod(const std::string &name, TransferMethod &method) {
-  for (TransferMethod m : {TransferMethod::Auto, TransferMethod::Plain,
-                           TransferMethod::Staged, TransferMethod::Registered})
+  for (TransferMethod m :
+       {TransferMethod::Auto, TransferMethod::Plain, TransferMethod::Staged})
     if (name == transferMethodName(m)) {
       method = m;
       return true;

@@ -24,7 +24,7 @@ void computeTransfers(GpuProgram &program,
                       TransferMethod method = TransferMethod::Auto,
                       bool exact = true, bool bands = true);
 
-/// "auto", "plain", "staged" or "registered".
+/// "auto", "plain" or "staged".
 const char *transferMethodName(TransferMethod method);
 /// Reads a name of transferMethodName; false if `name` is none of them.
 bool parseTransferMethod(const std::string &name, TransferMethod &method);

@@ -5,27 +5,19 @@
 // Output: CUDA runtime API calls; any failure prints
 //   "<where>: error: <operation> failed: <message> (<cudaErrorName>)" and
 //   exits 1, so the printed code never checks a return value.
-// Invariants: the first call verifies that a CUDA device exists, so a machine
-//   without one gets "no CUDA device available" instead of a later, obscure
-//   error.
+// Invariants: the first call verifies that a CUDA device exists.
 //
-// Copies (see polycuda_cuda.h for the methods). cudaMemcpy from pageable
-// memory runs at a fraction of the link's speed: the driver stages it
-// through a small pinned buffer with one thread. The staged method does the
-// same through a ring of pinned buffers prepared and page-locked once per
-// process, on a thread of its own while the program starts (see
-// PreparePoolAtStart): several host threads pack (or unpack) chunks while
-// the calling thread issues the DMAs of the chunks already packed (see
-// "The staging pool"). The pool's stream does not wait for the legacy
-// default stream (kernels, plain copies) nor it for the pool's: events order
-// them (see "Ordering copies and kernels"), so that a copy in overlaps the
-// kernels launched before it and a copy out those launched after its
-// array's last writer.
+// A thread of the runtime prepares, while the program starts, what the
+// scops would otherwise wait for: the staging ring (polycuda_staging.h) and
+// the pinned slots page-locked, the kernels loaded, device memory reserved
+// (its first CUDA call also creates the context). The ring's stream and the
+// legacy default stream (kernels, plain copies, allocations) wait for each
+// other only through events ("Ordering copies and kernels"). The
+// measurements behind each mechanism: docs/runtime.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "polycuda_cuda.h"
-#include "polycuda_prefault.h"
 #include "polycuda_staging.h"
 
 #include <cuda_runtime_api.h>
@@ -33,8 +25,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <memory>
 #include <map>
 #include <mutex>
 #include <string>
@@ -47,10 +37,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 namespace {
+
+using polycuda::staging::Chunk;
+using polycuda::staging::Piece;
+using polycuda::staging::Slab;
+using polycuda::staging::StagingPool;
+using Clock = std::chrono::steady_clock;
 
 bool deviceChecked = false;
 
@@ -77,71 +71,54 @@ void checkCall(cudaError_t err, const char *where, const char *operation) {
     failWith(where, operation, err, nullptr);
 }
 
-// Without this, a machine with no device or no driver fails at the first
-// cudaMalloc with a message that does not say what is missing.
+/// A machine without a device or driver gets a message that says so, not a
+/// later, obscure error.
 void ensureDevice(const char *where) {
   if (deviceChecked)
     return;
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
+  if (err != cudaSuccess)
     fprintf(stderr, "%s: error: no CUDA device available: %s (%s)\n",
             nameOrUnknown(where), cudaGetErrorString(err),
             cudaGetErrorName(err));
-    fflush(stderr);
-    exit(1);
-  }
-  if (count == 0) {
+  else if (count == 0)
     fprintf(stderr,
             "%s: error: no CUDA device available: cudaGetDeviceCount "
             "found 0 devices\n",
             nameOrUnknown(where));
+  if (err != cudaSuccess || count == 0) {
     fflush(stderr);
     exit(1);
   }
   deviceChecked = true;
 }
 
-} // namespace
-
-//===- Profile (POLYCUDA_PROFILE) -----------------------------------------===//
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
 double msSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start)
       .count();
 }
+
+//===- Profile (POLYCUDA_PROFILE) -----------------------------------------===//
 
 bool isProfiling() {
   static const bool profiling = isEnvFlagSet("POLYCUDA_PROFILE");
   return profiling;
 }
 
-bool isVerbose() {
-  static const bool verbose = isEnvFlagSet("POLYCUDA_VERBOSE");
-  return verbose;
-}
-
-/// One line of a scop's profile: a copy, or all launches of one kernel, or
-/// all allocations and frees.
+/// A line of a scop's profile: a copy (`bytes` counted), or all launches
+/// of one kernel, or all allocations and frees.
 struct ProfileEntry {
-  std::string kind; ///< "copy in", "copy out", "kernel", "alloc/free"
-  std::string name;
-  std::string method;
-  size_t bytes = 0;
-  unsigned count = 0;
-  double ms = 0;
+  std::string kind, name, method; ///< kind: "copy in", "kernel", ...
+  size_t bytes;
+  unsigned count;
+  double ms;
 };
 
 struct Profile {
   std::vector<ProfileEntry> entries;
-  Clock::time_point scopStart = Clock::now();
-  /// End of the last runtime call: a kernel's time runs from here to the
-  /// end of its (synchronized) launch.
-  Clock::time_point mark = Clock::now();
+  /// `mark`: the end of the last runtime call, where a kernel's time starts.
+  Clock::time_point scopStart = Clock::now(), mark = Clock::now();
 };
 
 void printLeftoverProfile();
@@ -149,224 +126,74 @@ void printLeftoverProfile();
 Profile &profile() {
   static Profile *p = [] {
     atexit(printLeftoverProfile);
-    return new Profile; // never destroyed: used until exit
+    return new Profile; // used until exit
   }();
   return *p;
 }
 
-ProfileEntry &aggregateEntry(const std::string &kind, const std::string &name) {
-  for (ProfileEntry &e : profile().entries)
-    if (e.kind == kind && e.name == name)
-      return e;
-  profile().entries.push_back(ProfileEntry{kind, name, "", 0, 0, 0});
-  return profile().entries.back();
-}
-
-void recordKernel(const char *name) {
-  ProfileEntry &e = aggregateEntry("kernel", name);
-  e.count += 1;
-  e.ms += msSince(profile().mark);
+/// A copy gets a line of its own; kernels and allocations add to theirs.
+void record(const char *kind, const char *name, const char *method,
+            size_t bytes, double ms) {
+  std::vector<ProfileEntry> &entries = profile().entries;
+  bool copy = kind[0] == 'c';
+  auto it = std::find_if(entries.begin(), entries.end(), [&](auto &e) {
+    return !copy && e.kind == kind && e.name == name;
+  });
+  if (it == entries.end())
+    it = entries.insert(it, {kind, name ? name : "", method, bytes, 0, 0});
+  it->count += 1, it->ms += ms;
   profile().mark = Clock::now();
 }
 
-void recordAllocation(double ms) {
-  ProfileEntry &e = aggregateEntry("alloc/free", "cudaMalloc, cudaFree");
-  e.count += 1;
-  e.ms += ms;
+void printProfile(const char *where) {
+  double total = msSince(profile().scopStart), copies = 0, kernels = 0;
+  size_t in = 0, out = 0;
+  for (const ProfileEntry &e : profile().entries) {
+    kernels += e.kind == "kernel" ? e.ms : 0;
+    copies += e.kind[0] == 'c' ? e.ms : 0;
+    in += e.kind == "copy in" ? e.bytes : 0;
+    out += e.kind == "copy out" ? e.bytes : 0;
+  }
+  fprintf(stderr,
+          "polycuda profile: scop %s: %.3f ms: copies %.3f ms (%zu bytes in, "
+          "%zu out), kernels %.3f ms, other %.3f ms\n",
+          nameOrUnknown(where), total, copies, in, out, kernels,
+          total - copies - kernels);
+  for (const ProfileEntry &e : profile().entries)
+    if (e.kind[0] != 'c')
+      fprintf(stderr, "  %-10s %-24s %u call(s) %34.3f ms\n", e.kind.c_str(),
+              e.name.c_str(), e.count, e.ms);
+    else
+      fprintf(stderr, "  %-10s %-24s %14zu bytes %-10s %8.3f ms %8.2f GB/s\n",
+              e.kind.c_str(), e.name.c_str(), e.bytes, e.method.c_str(), e.ms,
+              e.ms > 0 ? e.bytes / e.ms / 1e6 : 0.0);
+  profile().entries.clear();
   profile().mark = Clock::now();
 }
 
-void note(const char *where, const char *message, cudaError_t err) {
-  if (!isVerbose())
-    return;
-  fprintf(stderr, "%s: note: %s: %s (%s); copying without it\n",
-          nameOrUnknown(where), message, cudaGetErrorString(err),
-          cudaGetErrorName(err));
+/// Programs that exit inside a scop still get their profile (every entry
+/// was synchronized when recorded: no CUDA call here).
+void printLeftoverProfile() {
+  if (!profile().entries.empty())
+    printProfile("(no scop marks)");
 }
 
-//===- Boxes and the staging pool (polycuda_staging.h) --------------------===//
+//===- The staging pool, prepared when the program starts -----------------===//
 
-using polycuda::staging::Chunk;
-using polycuda::staging::Piece;
-using polycuda::staging::Slab;
-using polycuda::staging::StagingPool;
-using polycuda::staging::bytesOf;
-using polycuda::staging::chunksOf;
-using polycuda::staging::piecesOf;
-using polycuda::staging::slabsOf;
-using polycuda::Prefaulter;
+enum class PoolState { Absent, Preparing, Ready, Failed };
 
-void copySlab(char *dst, const char *src, const Slab &s, cudaMemcpyKind kind,
-              const char *where) {
-  if (s.rows == 1)
-    checkCall(cudaMemcpy(dst + s.offset, src + s.offset, s.width, kind), where,
-              kind == cudaMemcpyHostToDevice ? "cudaMemcpy (host to device)"
-                                             : "cudaMemcpy (device to host)");
-  else
-    checkCall(cudaMemcpy2D(dst + s.offset, s.pitch, src + s.offset, s.pitch,
-                           s.width, s.rows, kind),
-              where,
-              kind == cudaMemcpyHostToDevice ? "cudaMemcpy2D (host to device)"
-                                             : "cudaMemcpy2D (device to host)");
-}
-
-void copyPlain(char *dst, const char *src, const std::vector<Slab> &slabs,
-               cudaMemcpyKind kind, const char *where) {
-  for (const Slab &s : slabs)
-    copySlab(dst, src, s, kind, where);
-}
-
-/// The whole pages [begin, stop) that hold the host bytes of `slabs`;
-/// returns the page size.
-size_t pagesOf(const char *host, const std::vector<Slab> &slabs,
-               uintptr_t &begin, uintptr_t &stop) {
-  size_t first = (size_t)-1, end = 0;
-  for (const Slab &s : slabs) {
-    first = std::min(first, s.offset);
-    end = std::max(end, s.offset + (s.rows - 1) * s.pitch + s.width);
-  }
-  static const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  begin = (uintptr_t)(host + first) / page * page;
-  stop = ((uintptr_t)(host + end) + page - 1) / page * page;
-  return page;
-}
-
-/// Page-locks the host bytes of the slabs for the copy. Returns false (and
-/// copies nothing) when registration fails.
-bool copyRegistered(char *dst, const char *src, const std::vector<Slab> &slabs,
-                    cudaMemcpyKind kind, char *host, const char *where) {
-  uintptr_t begin, stop;
-  pagesOf(host, slabs, begin, stop);
-  cudaError_t err =
-      cudaHostRegister((void *)begin, stop - begin, cudaHostRegisterDefault);
-  if (err != cudaSuccess) {
-    cudaGetLastError(); // not sticky: clear it so later checks do not see it
-    note(where, "cudaHostRegister failed", err);
-    return false;
-  }
-  copyPlain(dst, src, slabs, kind, where);
-  checkCall(cudaHostUnregister((void *)begin), where, "cudaHostUnregister");
-  return true;
-}
-
-enum class PoolState { Absent, Preparing, Prepared, Ready, Failed };
-
-/// The pool: prepared (ring touched, workers started) and attached (ring
-/// page-locked, stream and events created) on a thread of its own when the
-/// program starts, or attached at the first copy that stages under
-/// POLYCUDA_ATTACH_AT_START=0 (see PreparePoolAtStart).
 struct PoolHolder {
   std::thread init;
   std::once_flag joined;
   std::atomic<PoolState> state{PoolState::Absent};
   StagingPool *pool = nullptr;
-  cudaError_t error = cudaSuccess;
-  const char *what = nullptr;
   int device = -1; ///< the device current when the pool was attached
-  bool otherDeviceNoted = false;
 };
 
 PoolHolder &poolHolder() {
-  static PoolHolder *holder = new PoolHolder; // lives until exit
+  static PoolHolder *holder = new PoolHolder; // used until exit
   return *holder;
 }
-
-unsigned defaultWorkers() {
-  return polycuda::staging::workerCount(std::thread::hardware_concurrency(),
-                                        getenv("POLYCUDA_TRANSFER_THREADS"));
-}
-
-/// The threads that fault a scop's output pages in ahead (see
-/// polycuda_prefault.h), or null unless POLYCUDA_PREFAULT=1. Off by
-/// default: on the H200 host the copies out of 2mm and 3mm got faster
-/// (region 1.26x, 1.18x on the published PolyBench at LARGE), but kernels
-/// that ran while the pages were being faulted in took several times as
-/// long (deriche's first: 1.1 -> 14 ms; region 0.80x), a cause not yet
-/// found. Created at the first scop that announces its copies to the
-/// host. A quarter of the cores, at most 4: on the H100 host,
-/// MADV_POPULATE_WRITE ran at 4 GB/s on one thread and 12 GB/s on four,
-/// and no faster on more.
-Prefaulter *prefaulterOrNull(bool create) {
-  static std::atomic<Prefaulter *> instance{nullptr};
-  static std::once_flag once;
-  if (create)
-    std::call_once(once, [] {
-      if (!isEnvFlagSet("POLYCUDA_PREFAULT"))
-        return;
-      unsigned cores = std::thread::hardware_concurrency();
-      instance.store(new Prefaulter(std::max(1u, std::min(4u, cores / 4))));
-    });
-  return instance.load();
-}
-
-void attachPool(bool reserve);
-void attachSlots();
-void loadKernels();
-void reserveDeviceMemory();
-
-/// Host memory and threads; then, when `attach`, the pool's CUDA calls.
-void preparePool(bool attach) {
-  PoolHolder &h = poolHolder();
-  StagingPool *pool = new StagingPool;
-  if (!pool->prepare(defaultWorkers(), h.error, h.what)) {
-    h.state.store(PoolState::Failed, std::memory_order_release);
-    return;
-  }
-  h.pool = pool;
-  if (attach)
-    attachPool(true); // Ready or Failed
-  else
-    h.state.store(PoolState::Prepared, std::memory_order_release);
-}
-
-int methodFromEnvironment(int method) {
-  const char *v = getenv("POLYCUDA_TRANSFERS");
-  if (!v || !*v)
-    return method;
-  if (!strcmp(v, "plain"))
-    return POLYCUDA_TRANSFERS_PLAIN;
-  if (!strcmp(v, "staged"))
-    return POLYCUDA_TRANSFERS_STAGED;
-  if (!strcmp(v, "registered"))
-    return POLYCUDA_TRANSFERS_REGISTERED;
-  if (!strcmp(v, "auto"))
-    return POLYCUDA_TRANSFERS_AUTO;
-  return method;
-}
-
-/// POLYCUDA_TRANSFERS=plain or registered: no pool.
-bool stagingRuledOut() {
-  int method = methodFromEnvironment(POLYCUDA_TRANSFERS_AUTO);
-  return method == POLYCUDA_TRANSFERS_PLAIN ||
-         method == POLYCUDA_TRANSFERS_REGISTERED;
-}
-
-/// Whether the thread that prepares the pool when the program starts also
-/// attaches it (POLYCUDA_ATTACH_AT_START=0: the first copy that stages
-/// does).
-bool attachesAtStart() {
-  const char *v = getenv("POLYCUDA_ATTACH_AT_START");
-  return !(v && !strcmp(v, "0"));
-}
-
-/// Starts preparing the pool when the program starts, on a thread of its
-/// own, so that its cost is paid while the program initializes its data,
-/// not inside a scop: 16 MiB of memory touched and threads started (2-3
-/// ms), then the ring page-locked (0.5-0.7 ms on the H100 host, which a
-/// scop's first staged copy paid before) and the stream created. That
-/// thread's first CUDA call also creates the device's primary context,
-/// which the program's first scop would otherwise wait for. The state
-/// stays Preparing until the thread is done: copies meanwhile are plain
-/// (autoStages); a copy that must stage waits for it (joinPoolInit).
-struct PreparePoolAtStart {
-  PreparePoolAtStart() {
-    if (stagingRuledOut())
-      return;
-    PoolHolder &h = poolHolder();
-    h.state.store(PoolState::Preparing, std::memory_order_relaxed);
-    h.init = std::thread(preparePool, attachesAtStart());
-  }
-} preparePoolAtStart;
 
 void joinPoolInit() {
   PoolHolder &h = poolHolder();
@@ -380,135 +207,111 @@ void joinPoolInitAtExit() { joinPoolInit(); }
 
 /// The program's exit waits for the thread that prepares the pool: the CUDA
 /// runtime's exit handlers tear the context down, and a CUDA call of that
-/// thread meanwhile crashed short programs (trisolv and reduction_branches
-/// at MEDIUM: 2 of 40 runs each on the H100). atexit runs handlers in the
-/// reverse order of their registration, so the join is registered after the
-/// CUDA runtime's first call returned and again once the context exists
-/// (on either thread; it joins once): one of them runs before the CUDA
-/// runtime's handlers.
+/// thread meanwhile crashed short programs (trisolv, reduction_branches at
+/// MEDIUM: 2 of 40 runs each on the H100). atexit runs handlers in reverse
+/// order, so the join is registered after the CUDA runtime's first call
+/// returned and again once the context exists (either thread; it joins
+/// once): one of them runs before the CUDA runtime's handlers.
 void registerExitJoin() { atexit(joinPoolInitAtExit); }
 
-/// `reserve`: on the thread that prepares the pool when the program starts,
-/// also reserve device memory for the scops' arrays (reserveDeviceMemory).
-void attachPool(bool reserve) {
+int methodFromEnvironment(int method) {
+  const char *v = getenv("POLYCUDA_TRANSFERS");
+  if (!v || !*v)
+    return method;
+  if (!strcmp(v, "plain"))
+    return POLYCUDA_TRANSFERS_PLAIN;
+  if (!strcmp(v, "staged"))
+    return POLYCUDA_TRANSFERS_STAGED;
+  return strcmp(v, "auto") ? method : POLYCUDA_TRANSFERS_AUTO;
+}
+
+void attachSlots();
+void loadKernels();
+void reserveDeviceMemory();
+
+/// The ring touched and the workers started, then the ring page-locked, its
+/// stream, events and the slots created; then the preloaded kernels loaded
+/// and device memory reserved.
+void preparePool() {
   PoolHolder &h = poolHolder();
+  auto *pool = new StagingPool; // leaked on failure: workers wait forever
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+  if (!pool->prepare(polycuda::staging::workerCount(
+          std::thread::hardware_concurrency())) ||
+      cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     cudaGetLastError();
     h.state.store(PoolState::Failed);
     return;
   }
   registerExitJoin();
-  if (!h.pool->attach(h.error, h.what)) {
+  if (!pool->attach() || cudaGetDevice(&h.device) != cudaSuccess) {
     cudaGetLastError();
-    h.state.store(PoolState::Failed); // the pool is leaked on purpose: its
-    return;                           // workers wait for a job forever
-  }
-  registerExitJoin(); // the context exists
-  if ((h.error = cudaGetDevice(&h.device)) != cudaSuccess) {
-    cudaGetLastError();
-    h.what = "cudaGetDevice for the staging pool";
     h.state.store(PoolState::Failed);
     return;
   }
+  registerExitJoin(); // the context exists
+  h.pool = pool;
   attachSlots();
   h.state.store(PoolState::Ready);
-  if (reserve) {
-    loadKernels();
-    reserveDeviceMemory();
+  loadKernels();
+  reserveDeviceMemory();
+}
+
+/// Prepares the pool on a thread of its own when the program starts, while
+/// the program initializes its data (2-3 ms of host work, then 0.5-0.7 ms
+/// to page-lock the ring, then the context), not inside a scop; copies
+/// meanwhile are plain under auto, and a staged one waits for it.
+/// POLYCUDA_TRANSFERS=plain: no pool.
+struct PreparePoolAtStart {
+  PreparePoolAtStart() {
+    if (methodFromEnvironment(POLYCUDA_TRANSFERS_AUTO) ==
+        POLYCUDA_TRANSFERS_PLAIN)
+      return;
+    poolHolder().state.store(PoolState::Preparing);
+    poolHolder().init = std::thread(preparePool);
   }
+} preparePoolAtStart;
+
+bool poolReady() {
+  return poolHolder().state.load(std::memory_order_acquire) ==
+         PoolState::Ready;
 }
 
 /// Whether the calling thread's device is the pool's (its stream and
 /// events belong to that device).
-bool onPoolDevice(const char *where) {
-  PoolHolder &h = poolHolder();
+bool onPoolDevice() {
   int device = -1;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess && device == h.device)
+  if (cudaGetDevice(&device) == cudaSuccess && device == poolHolder().device)
     return true;
   cudaGetLastError();
-  if (!h.otherDeviceNoted) {
-    note(where, "the staging pool belongs to another device",
-         err == cudaSuccess ? cudaErrorInvalidDevice : err);
-    h.otherDeviceNoted = true;
-  }
   return false;
 }
 
-/// The pool when it exists, else null (after a note under verbose).
-StagingPool *stagingPool(const char *where) {
-  PoolHolder &h = poolHolder();
-  // Once the pool is ready, the thread that prepared it may still be
-  // reserving device memory: no need to wait for that.
-  if (h.state.load(std::memory_order_acquire) != PoolState::Ready)
+/// The pool (waiting while it is prepared), or null if none on this device.
+StagingPool *stagingPool() {
+  if (!poolReady())
     joinPoolInit();
-  if (h.state.load() == PoolState::Absent)
-    preparePool(true);
-  if (h.state.load() == PoolState::Prepared)
-    attachPool(false);
-  if (h.state.load() == PoolState::Ready)
-    return onPoolDevice(where) ? h.pool : nullptr;
-  if (h.what) {
-    note(where, h.what, h.error);
-    h.what = nullptr; // once
-  }
-  return nullptr;
+  return poolReady() && onPoolDevice() ? poolHolder().pool : nullptr;
 }
 
-/// True when most pages of the host bytes of `slabs` are not in memory yet
-/// (mincore): a copy into them faults every page in on the way, and plain
-/// cudaMemcpy to the host then runs at about 1.2 GB/s on the H100 host (a
-/// scop's output arrays that the program never initialised).
-bool mostlyUntouched(const char *host, const std::vector<Slab> &slabs) {
-  uintptr_t begin, stop;
-  size_t page = pagesOf(host, slabs, begin, stop);
-  std::vector<unsigned char> resident((stop - begin) / page);
-  if (resident.empty() ||
-      mincore((void *)begin, stop - begin, resident.data()) != 0)
-    return false; // not known: as if touched
-  size_t in = 0;
-  for (unsigned char r : resident)
-    in += r & 1;
-  return in * 2 < resident.size();
-}
-
-/// Whether a copy staged since the current scop began (see
-/// polycuda_cuda_begin_scop).
+/// Whether a copy staged since the current scop began.
 bool stagedSinceScopBegan = false;
 
 //===- Small copies through pinned slots ----------------------------------===//
 //
-// cudaMemcpy from pageable memory waits for the device work issued before
-// it (a copy in that follows a kernel waits for the kernel, and the host
-// launches nothing meanwhile) and takes 10-20 us for 16 KB on the H200
-// host; a copy to the host returns only when its bytes are there. Under
-// auto, a copy of at most kSlotBytes goes through one of kSlots slots of
-// pinned memory page-locked with the pool (attachSlots) instead:
-// - to the device: the host packs its rows into the slot and queues the
-//   DMA on the default stream, in order with the kernels, without waiting
-//   for them; the slot's event says when it may be packed again;
-// - to the host: the DMA is queued into the slot; inside a scop (and not
-//   under POLYCUDA_PROFILE) the slot is unpacked into the host array when
-//   the scop ends, after its one wait for the device, so that the scop's
-//   small copies out share that wait (the printed code copies out at the
-//   scop's end and reads nothing of its arrays before it ends); outside a
-//   scop at once. Every runtime call that waits for the device or might
-//   let the host see those bytes (a copy to the host that does not use a
-//   slot, a block really freed, polycuda_cuda_synchronize) unpacks the
-//   waiting ones first, in the order they were issued.
-// On the H200 host, eight copies of 16 KB through pinned memory with one
-// wait took 2.3x (to the device) and 3.3x (to the host) less time than
-// pageable cudaMemcpy one at a time (bench/transfers/small_copies.cu; the
-// records, region times included, are in the git history of bench/results
-// at 9c73b08).
+// Under auto, a copy of at most kSlotBytes goes through one of kSlots slots
+// of pinned memory instead of pageable cudaMemcpy (which waits for earlier
+// kernels, and to the host for its bytes): to the device, packed into the
+// slot and queued on the default stream; to the host, queued into the slot
+// and, inside a scop (not profiled), unpacked when the scop ends, after its
+// one wait (the printed code reads none of its arrays before). Every call
+// that waits for the device or might let the host see those bytes first
+// unpacks the waiting slots, in the order issued.
 
 constexpr size_t kSlotBytes = (size_t)256 << 10;
 constexpr unsigned kSlots = 16;
 
-/// A copy to the host whose DMA into a slot is queued and whose bytes are
-/// not in the host array yet.
-struct WaitingOut {
+struct WaitingOut { ///< a copy to the host queued into a slot
   unsigned slot;
   char *host;
   std::vector<Slab> slabs;
@@ -519,7 +322,7 @@ struct Slots {
   cudaEvent_t done[kSlots] = {};
   bool queued[kSlots] = {}; ///< whether done[slot] was recorded
   unsigned next = 0;
-  std::vector<WaitingOut> waiting;
+  std::vector<WaitingOut> waiting; ///< not unpacked yet
 };
 
 Slots &slots() {
@@ -527,35 +330,28 @@ Slots &slots() {
   return *s;
 }
 
-/// Page-locks the slots, on the thread that attaches the pool; without them
-/// (a failure, noted under -v) small copies stay plain.
+/// On the pool's thread; without slots, small copies stay plain.
 void attachSlots() {
   Slots &s = slots();
   size_t bytes = kSlots * kSlotBytes;
   char *memory = (char *)aligned_alloc(4096, bytes);
   if (!memory)
     return;
-  memset(memory, 0, bytes); // touched, as the pool's ring
+  memset(memory, 0, bytes); // touched, as the ring
   cudaError_t err = cudaHostRegister(memory, bytes, cudaHostRegisterDefault);
   for (unsigned i = 0; i < kSlots && err == cudaSuccess; ++i)
     err = cudaEventCreateWithFlags(&s.done[i], cudaEventDisableTiming);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    note(nullptr, "page-locking the slots of small copies failed", err);
-    return; // the memory is leaked on purpose, as a failed pool's
-  }
-  s.memory = memory;
+  if (err != cudaSuccess)
+    cudaGetLastError(); // the memory is leaked, as a failed pool's
+  else
+    s.memory = memory;
 }
 
-/// Whether a copy of `bytes` under auto goes through a slot.
-bool usesSlot(size_t bytes, const char *where) {
-  return bytes <= kSlotBytes && slots().memory &&
-         poolHolder().state.load(std::memory_order_acquire) ==
-             PoolState::Ready &&
-         onPoolDevice(where);
+bool usesSlot(size_t bytes) {
+  return bytes <= kSlotBytes && slots().memory && poolReady() &&
+         onPoolDevice();
 }
 
-/// Unpacks every copy to the host waiting in a slot, in the order issued.
 void unpackWaiting(const char *where) {
   Slots &s = slots();
   for (const WaitingOut &w : s.waiting) {
@@ -569,9 +365,8 @@ void unpackWaiting(const char *where) {
   s.waiting.clear();
 }
 
-/// Copies the slabs (at most kSlotBytes) through the next slot; a copy to
-/// the host is unpacked at once unless `wait` lets it wait for the end of
-/// the scop.
+/// Copies the slabs through the next slot; a copy to the host is unpacked
+/// at once unless `wait` lets it wait for the end of the scop.
 void copyThroughSlot(bool toDevice, char *device, char *host,
                      const std::vector<Slab> &slabs, bool wait,
                      const char *where) {
@@ -587,23 +382,22 @@ void copyThroughSlot(bool toDevice, char *device, char *host,
     checkCall(cudaEventSynchronize(s.done[slot]), where,
               "cudaEventSynchronize");
   char *at = s.memory + slot * kSlotBytes;
+  cudaMemcpyKind kind =
+      toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
   for (const Slab &slab : slabs) {
     if (toDevice)
       for (size_t r = 0; r < slab.rows; ++r)
         memcpy(at + r * slab.width, host + slab.offset + r * slab.pitch,
                slab.width);
-    cudaMemcpyKind kind =
-        toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
     char *dst = toDevice ? device + slab.offset : at;
     const char *src = toDevice ? at : device + slab.offset;
-    size_t dstPitch = toDevice ? slab.pitch : slab.width;
-    size_t srcPitch = toDevice ? slab.width : slab.pitch;
     if (slab.rows == 1)
       checkCall(cudaMemcpyAsync(dst, src, slab.width, kind, 0), where,
                 "cudaMemcpyAsync (pinned slot)");
     else
-      checkCall(cudaMemcpy2DAsync(dst, dstPitch, src, srcPitch, slab.width,
-                                  slab.rows, kind, 0),
+      checkCall(cudaMemcpy2DAsync(dst, toDevice ? slab.pitch : slab.width,
+                                  src, toDevice ? slab.width : slab.pitch,
+                                  slab.width, slab.rows, kind, 0),
                 where, "cudaMemcpy2DAsync (pinned slot)");
     at += slab.rows * slab.width;
   }
@@ -618,14 +412,10 @@ void copyThroughSlot(bool toDevice, char *device, char *host,
 
 //===- Kernels loaded when the program starts -----------------------------===//
 //
-// With lazy module loading (CUDA's default since 12.2), a kernel is loaded at
-// its first launch: a program's first kernel took 0.23-0.28 ms to launch on
-// the H200 against 0.06-0.07 ms loaded ahead. CUDA_MODULE_LOADING=EAGER
-// would load every module of the program, a library's too; instead the
-// printed code registers its own kernels (polycuda_cuda_preload) and the
-// thread that prepares the pool loads them once the context exists: the 14
-// copy-bound PolyBench kernels ran 1.08x faster in region time (geometric
-// mean, 1.02-1.26x each; git history of bench/results at 9c73b08).
+// With lazy module loading (CUDA's default) a kernel is loaded at its first
+// launch; the printed code registers its kernels, and the pool's thread
+// loads them once the context exists (not CUDA_MODULE_LOADING=EAGER, which
+// would load a library's modules too).
 
 struct Preload {
   std::mutex mutex;
@@ -646,65 +436,55 @@ void loadKernels() {
     p.done = true;
     kernels.swap(p.kernels);
   }
-  for (const void *kernel : kernels) {
-    cudaFuncAttributes attributes;
+  cudaFuncAttributes attributes;
+  for (const void *kernel : kernels)
     if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess)
       cudaGetLastError(); // its launch reports what is wrong
-  }
 }
 
-//===- Device memory reserved when the program starts ---------------------===//
+//===- Device memory ------------------------------------------------------===//
 //
-// cudaMalloc took 0.4-0.5 ms for a PolyBench scop's arrays at LARGE on the
-// H200 (0.15 ms for one of 32 MB; bench/transfers/malloc_bench.cu),
-// a fifth to a third of the region of bicg, mvt or gemver once its copies
-// were fast. The thread that prepares the staging pool when the program
-// starts therefore creates a pool of device memory (cudaMemPoolCreate, the
-// program's own default pool untouched) and grows it by
-// POLYCUDA_RESERVE_MIB (default 256, at most 1/16 of the device; 0: none)
-// with one allocation it frees again; the pool keeps that much
-// (cudaMemPoolAttrReleaseThreshold), and polycuda_cuda_alloc takes blocks
-// from it with cudaMallocFromPoolAsync on the default stream in a few
-// microseconds. Growing it took about 10 ms for 256 MiB, while the
-// program initializes its data; an allocation before it is done uses
-// cudaMalloc, as do all when the pool is not prepared at start
-// (POLYCUDA_TRANSFERS=plain or registered, POLYCUDA_ATTACH_AT_START=0). A
-// block from the pool is returned with cudaFreeAsync.
+// cudaMalloc took 0.4-0.5 ms for a scop's arrays at LARGE on the H200, and
+// cudaFree waits for the device. The pool's thread therefore reserves device
+// memory when the program starts: a pool of the runtime's own (the default
+// pool untouched), grown once by 256 MiB (at most 1/16 of the device) and
+// keeping that much. Blocks come from it stream-ordered on the default
+// stream in microseconds once it is ready, from cudaMalloc before (scops
+// that allocated from a pool while it grew were up to 3.7x slower:
+// bench/results/transfers). Freed blocks are kept for the next allocation of
+// about their size (up to a quarter of the device's memory; a scop called
+// again allocates nothing); they go back before a failed allocation is
+// tried again, and at exit. polycuda_cuda_end_scop waits for the device, so
+// the work queued on a freed block ends before its next user's.
 
-struct ReservedMemory {
-  std::atomic<bool> ready{false};
+struct DeviceMemory {
+  std::atomic<bool> ready{false}; ///< `pool` reserved
   cudaMemPool_t pool = nullptr;
-  int device = -1;
+  int device = -1; ///< the pool's
+  std::unordered_map<void *, size_t> sizes; ///< blocks handed out
+  std::unordered_set<void *> pooled;        ///< blocks from `pool`
+  std::multimap<size_t, void *> kept;       ///< freed blocks, by size
+  size_t keptBytes = 0;
 };
 
-ReservedMemory &reservedMemory() {
-  static ReservedMemory *r = new ReservedMemory; // used until exit
-  return *r;
+DeviceMemory &deviceMemory() {
+  static DeviceMemory *memory = new DeviceMemory; // used until exit
+  return *memory;
 }
 
-size_t reserveBytes() {
-  const char *v = getenv("POLYCUDA_RESERVE_MIB");
-  size_t mib = v && *v ? (size_t)atoll(v) : 256;
-  size_t free = 0, total = 0;
-  if (mib == 0)
-    return 0;
-  if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return std::min(mib << 20, total / 16);
-}
-
+/// On the pool's thread.
 void reserveDeviceMemory() {
-  size_t bytes = reserveBytes();
+  size_t free = 0, total = 0;
   int device = -1, supported = 0;
-  if (bytes == 0 || cudaGetDevice(&device) != cudaSuccess ||
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess ||
+      cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported,
                              device) != cudaSuccess ||
       !supported) {
     cudaGetLastError();
     return;
   }
+  uint64_t bytes = std::min((size_t)256 << 20, total / 16);
   cudaMemPoolProps props = {};
   props.allocType = cudaMemAllocationTypePinned;
   props.location.type = cudaMemLocationTypeDevice;
@@ -712,11 +492,10 @@ void reserveDeviceMemory() {
   cudaMemPool_t pool = nullptr;
   cudaStream_t stream = nullptr;
   void *block = nullptr;
-  uint64_t keep = bytes;
   cudaError_t err = cudaMemPoolCreate(&pool, &props);
   if (err == cudaSuccess)
     err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold,
-                                  &keep);
+                                  &bytes);
   if (err == cudaSuccess)
     err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
   if (err == cudaSuccess)
@@ -729,41 +508,75 @@ void reserveDeviceMemory() {
     cudaStreamDestroy(stream);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    note(nullptr, "reserving device memory failed", err);
     return; // a pool created is left alone: nothing is taken from it
   }
-  ReservedMemory &r = reservedMemory();
-  r.pool = pool;
-  r.device = device;
-  r.ready.store(true, std::memory_order_release);
+  DeviceMemory &m = deviceMemory();
+  m.pool = pool;
+  m.device = device;
+  m.ready.store(true, std::memory_order_release);
+}
+
+/// At most a quarter of the device's memory is kept, so that other code of
+/// the program (a library's own cudaMalloc) still finds memory.
+size_t keepLimit() {
+  static const size_t limit = [] {
+    size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) == cudaSuccess)
+      return total / 4;
+    cudaGetLastError();
+    return (size_t)0;
+  }();
+  return limit;
+}
+
+void poolWaitsForDefault(const char *where);
+
+/// A new block: from the reserved pool once it is ready on this device,
+/// else from cudaMalloc.
+cudaError_t allocate(void **ptr, size_t bytes, const char *where) {
+  DeviceMemory &m = deviceMemory();
+  int device = -1;
+  if (!m.ready.load(std::memory_order_acquire) ||
+      cudaGetDevice(&device) != cudaSuccess || device != m.device)
+    return cudaMalloc(ptr, bytes);
+  cudaError_t err = cudaMallocFromPoolAsync(ptr, bytes, m.pool, 0);
+  if (err != cudaSuccess)
+    return err;
+  m.pooled.insert(*ptr);
+  if (poolReady())
+    poolWaitsForDefault(where); // the ring's stream uses the block after
+  return cudaSuccess;
+}
+
+cudaError_t release(void *ptr) {
+  return deviceMemory().pooled.erase(ptr) ? cudaFreeAsync(ptr, 0)
+                                          : cudaFree(ptr);
+}
+
+void releaseKept() {
+  DeviceMemory &m = deviceMemory();
+  for (const auto &[bytes, ptr] : m.kept)
+    release(ptr); // at exit or before a retry: errors change nothing
+  m.kept.clear();
+  m.keptBytes = 0;
 }
 
 //===- Ordering copies and kernels ----------------------------------------===//
 //
-// The pool's stream is non-blocking: it and the legacy default stream (the
-// printed kernels, plain and registered copies) wait for each other only
-// through these events.
-// - After the DMAs of a staged copy to the device, the default stream waits
-//   for them: later kernels and copies see the bytes. Inside a scop the DMAs
-//   wait only for the device work issued before the scop began (an event
-//   polycuda_cuda_begin_scop records), so they overlap the kernels the scop
-//   launched before the copy: the printed code copies an array in before the
-//   first kernel that uses it, and none of the scop's kernels before touches
-//   its device memory (allocated when the scop starts; a block kept from an
-//   earlier scop was freed at that scop's end, which waited for the
-//   device). Outside a scop they wait for all device work issued before.
-// - The DMAs of a staged copy to the host wait for the device work issued
-//   before polycuda_cuda_mark_written named its device array in this scop,
-//   if it did (the printed code does so after the array's last writer, and
-//   copies it out once every kernel is launched, so that the copy overlaps
-//   the kernels after the mark), else for all device work issued before
-//   the copy.
+// - The default stream waits for the DMAs of a staged copy to the device.
+//   Inside a scop the DMAs wait only for the work issued before the scop
+//   began (and before its allocations), so that they overlap the kernels
+//   the scop launched before the copy: the printed code copies an array in
+//   before the first kernel that uses it, and no earlier kernel touches its
+//   device memory. Outside a scop they wait for all earlier work.
+// - The DMAs of a staged copy to the host wait for the work issued before
+//   polycuda_cuda_mark_written named its array in this scop, if it did,
+//   else for all earlier work.
 // Code compiled with --default-stream per-thread is not ordered with them.
 
 struct StreamOrder {
   bool inScop = false;
-  /// The pool's stream waits for the work issued before the scop began.
-  bool waitsForScopStart = false;
+  bool waitsForScopStart = false; ///< the pool's stream does already
   cudaEvent_t copiedIn = nullptr, now = nullptr;
   /// Per device array, the event after its last writer (mark_written).
   std::unordered_map<const void *, cudaEvent_t> written;
@@ -777,503 +590,181 @@ StreamOrder &streamOrder() {
 
 cudaEvent_t newEvent(const char *where) {
   StreamOrder &o = streamOrder();
-  if (!o.spare.empty()) {
-    cudaEvent_t event = o.spare.back();
-    o.spare.pop_back();
-    return event;
-  }
   cudaEvent_t event;
-  checkCall(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), where,
-            "cudaEventCreate");
+  if (o.spare.empty())
+    checkCall(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), where,
+              "cudaEventCreate");
+  else
+    event = o.spare.back(), o.spare.pop_back();
   return event;
 }
 
 /// The pool's stream waits for the work issued so far on the default one.
-void poolWaitsForDefault(StagingPool *pool, const char *where) {
+void poolWaitsForDefault(const char *where) {
   StreamOrder &o = streamOrder();
   if (!o.now)
     o.now = newEvent(where);
   checkCall(cudaEventRecord(o.now, 0), where, "cudaEventRecord");
-  checkCall(cudaStreamWaitEvent(pool->dmaStream(), o.now, 0), where,
-            "cudaStreamWaitEvent");
+  checkCall(cudaStreamWaitEvent(poolHolder().pool->dmaStream(), o.now, 0),
+            where, "cudaStreamWaitEvent");
 }
 
-/// Orders a staged copy's DMAs, about to be issued, after the device work
-/// they must follow (see above).
-void orderBeforeStaged(StagingPool *pool, bool toDevice, const void *device,
-                       const char *where) {
+void orderBeforeStaged(bool toDevice, const void *device, const char *where) {
   StreamOrder &o = streamOrder();
   if (toDevice) {
     if (!o.waitsForScopStart)
-      poolWaitsForDefault(pool, where);
+      poolWaitsForDefault(where);
     o.waitsForScopStart = o.inScop; // outside a scop: each copy waits
     return;
   }
   auto it = o.written.find(device);
   if (it == o.written.end())
-    return poolWaitsForDefault(pool, where);
-  checkCall(cudaStreamWaitEvent(pool->dmaStream(), it->second, 0), where,
-            "cudaStreamWaitEvent");
+    return poolWaitsForDefault(where);
+  checkCall(cudaStreamWaitEvent(poolHolder().pool->dmaStream(), it->second, 0),
+            where, "cudaStreamWaitEvent");
   o.spare.push_back(it->second);
   o.written.erase(it);
 }
 
-/// After the DMAs of a staged copy to the device are issued: the default
-/// stream waits for them.
-void orderAfterStagedIn(StagingPool *pool, const char *where) {
+void orderAfterStagedIn(const char *where) {
   StreamOrder &o = streamOrder();
   if (!o.copiedIn)
     o.copiedIn = newEvent(where);
-  checkCall(cudaEventRecord(o.copiedIn, pool->dmaStream()), where,
-            "cudaEventRecord");
+  checkCall(cudaEventRecord(o.copiedIn, poolHolder().pool->dmaStream()),
+            where, "cudaEventRecord");
   checkCall(cudaStreamWaitEvent(0, o.copiedIn, 0), where,
             "cudaStreamWaitEvent");
 }
 
-/// Under auto, whether a copy of `bytes` is staged. Once the pool is
-/// attached, staged copies beat plain ones from 1 MiB up in both
-/// directions (on the H100 host, 13-14 GB/s against 8-10 at 1 MiB, 40-50
-/// against 7-13 from 8 MiB). Under POLYCUDA_ATTACH_AT_START=0, attaching
-/// it costs about 0.6 ms (page-locking the touched ring), about what
-/// staging saves on one copy of 4 MiB, so the first copy of 4 MiB or more
-/// attaches it. Into host memory the
-/// program has not touched yet, plain copies to the host run at about
-/// 1.2 GB/s, and several threads fault the pages in far faster. While the
-/// pool is still being prepared (a scop at the very start of a program),
-/// copies stay plain rather than wait. POLYCUDA_STAGED_MIN_BYTES replaces
-/// all of this with one threshold.
-bool autoStages(size_t bytes, bool toDevice, const char *host,
-                const std::vector<Slab> &slabs) {
-  static const size_t fixed = [] {
-    const char *v = getenv("POLYCUDA_STAGED_MIN_BYTES");
-    return v && *v ? (size_t)atoll(v) : (size_t)0;
-  }();
-  if (fixed)
-    return bytes >= fixed;
-  constexpr size_t MiB = (size_t)1 << 20;
-  switch (poolHolder().state.load(std::memory_order_acquire)) {
-  case PoolState::Ready:
-    return bytes >= MiB;
-  case PoolState::Prepared:
-    return bytes >= 4 * MiB || (bytes >= MiB && !toDevice &&
-                                mostlyUntouched(host, slabs));
-  default:
-    return false;
-  }
-}
+//===- Copies -------------------------------------------------------------===//
 
-const char *methodName(int method) {
-  switch (method) {
-  case POLYCUDA_TRANSFERS_PLAIN:
-    return "plain";
-  case POLYCUDA_TRANSFERS_STAGED:
-    return "staged";
-  case POLYCUDA_TRANSFERS_REGISTERED:
-    return "registered";
-  default:
-    return "auto";
-  }
-}
-
-/// Copies the slabs with `method` (not auto) and returns the method that
-/// did: plain when the pool or a registration is not to be had.
-int copyWith(int method, bool toDevice, char *device, char *host,
-             const std::vector<Slab> &slabs, const char *where) {
+void copyPlain(bool toDevice, char *device, char *host,
+               const std::vector<Slab> &slabs, const char *where) {
   cudaMemcpyKind kind =
       toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
   char *dst = toDevice ? device : host;
   const char *src = toDevice ? host : device;
-  if (method == POLYCUDA_TRANSFERS_STAGED) {
-    if (StagingPool *pool = stagingPool(where)) {
-      stagedSinceScopBegan = true;
-      std::vector<Chunk> chunks = chunksOf(slabs);
-      std::vector<Piece> pieces = piecesOf(chunks);
-      const char *operation = nullptr;
-      orderBeforeStaged(pool, toDevice, device, where);
-      cudaError_t err =
-          pool->run(toDevice, device, host, chunks, pieces, operation);
-      if (err != cudaSuccess)
-        failWith(where, operation, err, nullptr);
-      if (toDevice)
-        orderAfterStagedIn(pool, where);
-      return method;
-    }
-    method = POLYCUDA_TRANSFERS_REGISTERED;
-  }
-  if (method == POLYCUDA_TRANSFERS_REGISTERED &&
-      copyRegistered(dst, src, slabs, kind, host, where))
-    return method;
-  copyPlain(dst, src, slabs, kind, where);
-  return POLYCUDA_TRANSFERS_PLAIN;
+  for (const Slab &s : slabs)
+    if (s.rows == 1)
+      checkCall(cudaMemcpy(dst + s.offset, src + s.offset, s.width, kind),
+                where, toDevice ? "cudaMemcpy (host to device)"
+                                : "cudaMemcpy (device to host)");
+    else
+      checkCall(cudaMemcpy2D(dst + s.offset, s.pitch, src + s.offset,
+                             s.pitch, s.width, s.rows, kind),
+                where, toDevice ? "cudaMemcpy2D (host to device)"
+                                : "cudaMemcpy2D (device to host)");
+}
+
+/// Copies through the ring; false (nothing copied) without a pool.
+bool copyStaged(bool toDevice, char *device, char *host,
+                const std::vector<Slab> &slabs, const char *where) {
+  StagingPool *pool = stagingPool();
+  if (!pool)
+    return false;
+  stagedSinceScopBegan = true;
+  std::vector<Chunk> chunks = polycuda::staging::chunksOf(slabs);
+  std::vector<Piece> pieces = polycuda::staging::piecesOf(chunks);
+  const char *operation = nullptr;
+  orderBeforeStaged(toDevice, device, where);
+  cudaError_t err =
+      pool->run(toDevice, device, host, chunks, pieces, operation);
+  if (err != cudaSuccess)
+    failWith(where, operation, err, nullptr);
+  if (toDevice)
+    orderAfterStagedIn(where);
+  return true;
 }
 
 /// Copies `count` boxes (box b's bounds at lower + b * rank) as one copy.
-void copyBox(bool toDevice, char *device, char *host, size_t elementSize,
-             int rank, const long long *extents, int count,
-             const long long *lower, const long long *upper, int method,
-             const char *array, const char *where) {
+/// Under auto: through a slot up to kSlotBytes, staged from 1 MiB once the
+/// pool is ready (plain while it is prepared, rather than wait; staged beat
+/// plain from 1 MiB in both directions), else plain.
+void copyBox(bool toDevice, void *device, const void *host,
+             size_t elementSize, int rank, const long long *extents,
+             int count, const long long *lower, const long long *upper,
+             int method, const char *array, const char *where) {
   ensureDevice(where);
   std::vector<Slab> slabs;
   size_t step = rank > 0 ? (size_t)rank : 0;
   for (int b = 0; b < count; ++b) {
-    std::vector<Slab> box = slabsOf(elementSize, rank, extents,
-                                    lower + b * step, upper + b * step);
+    std::vector<Slab> box = polycuda::staging::slabsOf(
+        elementSize, rank, extents, lower + b * step, upper + b * step);
     slabs.insert(slabs.end(), box.begin(), box.end());
   }
-  size_t bytes = bytesOf(slabs);
+  size_t bytes = polycuda::staging::bytesOf(slabs);
   Clock::time_point start = Clock::now();
   method = methodFromEnvironment(method);
-  bool autoChosen = method == POLYCUDA_TRANSFERS_AUTO;
-  if (autoChosen)
-    method = autoStages(bytes, toDevice, host, slabs)
+  bool slot = method == POLYCUDA_TRANSFERS_AUTO && bytes > 0 &&
+              usesSlot(bytes);
+  if (method == POLYCUDA_TRANSFERS_AUTO)
+    method = bytes >= ((size_t)1 << 20) && poolReady()
                  ? POLYCUDA_TRANSFERS_STAGED
                  : POLYCUDA_TRANSFERS_PLAIN;
-  // Under auto, small copies go through a slot (see "Small copies through
-  // pinned slots"); any other copy first unpacks the copies to the host
-  // waiting in slots, which it might overwrite or read.
-  bool slot = bytes > 0 && method == POLYCUDA_TRANSFERS_PLAIN &&
-              autoChosen && usesSlot(bytes, where);
+  // Any copy but one out through a slot first unpacks the copies waiting
+  // in slots, which it might overwrite or read.
   if (!(slot && !toDevice) && !slots().waiting.empty())
     unpackWaiting(where);
-  int used = POLYCUDA_TRANSFERS_PLAIN;
+  char *d = (char *)device, *h = (char *)host;
+  const char *used = "plain";
   if (slot)
-    copyThroughSlot(toDevice, device, host, slabs,
-                    streamOrder().inScop && !isProfiling(), where);
+    used = "slot", copyThroughSlot(toDevice, d, h, slabs,
+                                   streamOrder().inScop && !isProfiling(),
+                                   where);
+  else if (bytes > 0 && method == POLYCUDA_TRANSFERS_STAGED &&
+           copyStaged(toDevice, d, h, slabs, where))
+    used = "staged";
   else if (bytes > 0)
-    used = copyWith(method, toDevice, device, host, slabs, where);
+    copyPlain(toDevice, d, h, slabs, where);
   if (!isProfiling())
     return;
   // cudaMemcpy from pageable memory may return before its DMA ends.
   checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
-  ProfileEntry e;
-  e.kind = toDevice ? "copy in" : "copy out";
-  e.name = array ? array : "";
-  e.method = slot ? "slot" : methodName(used);
-  e.bytes = bytes;
-  e.count = 1;
-  e.ms = msSince(start);
-  profile().entries.push_back(e);
-  profile().mark = Clock::now();
-}
-
-/// Prints and clears the profile (see polycuda_cuda_end_scop).
-void printProfile(const char *where) {
-  double total = msSince(profile().scopStart);
-  double copies = 0, kernels = 0;
-  size_t in = 0, out = 0;
-  for (const ProfileEntry &e : profile().entries) {
-    if (e.kind == "kernel")
-      kernels += e.ms;
-    else if (e.kind != "alloc/free")
-      copies += e.ms;
-    if (e.kind == "copy in")
-      in += e.bytes;
-    if (e.kind == "copy out")
-      out += e.bytes;
-  }
-  fprintf(stderr,
-          "polycuda profile: scop %s: %.3f ms: copies %.3f ms (%zu bytes in, "
-          "%zu out), kernels %.3f ms, other %.3f ms\n",
-          nameOrUnknown(where), total, copies, in, out, kernels,
-          total - copies - kernels);
-  for (const ProfileEntry &e : profile().entries) {
-    if (e.kind == "kernel" || e.kind == "alloc/free")
-      fprintf(stderr, "  %-10s %-24s %u call(s) %34.3f ms\n", e.kind.c_str(),
-              e.name.c_str(), e.count, e.ms);
-    else
-      fprintf(stderr, "  %-10s %-24s %14zu bytes %-10s %8.3f ms %8.2f GB/s\n",
-              e.kind.c_str(), e.name.c_str(), e.bytes, e.method.c_str(), e.ms,
-              e.ms > 0 ? e.bytes / e.ms / 1e6 : 0.0);
-  }
-  profile().entries.clear();
-  profile().mark = Clock::now();
-}
-
-/// Programs printed before begin/end marks (or that exit inside a scop)
-/// still get their profile, at exit; no CUDA call here: every profiled
-/// operation was synchronized when it was recorded.
-void printLeftoverProfile() {
-  if (!profile().entries.empty())
-    printProfile("(no scop marks)");
+  record(toDevice ? "copy in" : "copy out", array, used, bytes,
+         msSince(start));
 }
 
 } // namespace
 
-extern "C" void polycuda_cuda_copy_box_to_device(
-    void *device, const void *host, size_t element_size, int rank,
-    const long long *extents, const long long *lower, const long long *upper,
-    int method, const char *array, const char *where) {
-  copyBox(true, (char *)device, (char *)host, element_size, rank, extents, 1,
-          lower, upper, method, array, where);
-}
-
-extern "C" void polycuda_cuda_copy_boxes_to_device(
-    void *device, const void *host, size_t element_size, int rank,
-    const long long *extents, int count, const long long *lower,
-    const long long *upper, int method, const char *array, const char *where) {
-  copyBox(true, (char *)device, (char *)host, element_size, rank, extents,
-          count, lower, upper, method, array, where);
-}
-
-extern "C" void polycuda_cuda_copy_box_to_host(
-    void *host, const void *device, size_t element_size, int rank,
-    const long long *extents, const long long *lower, const long long *upper,
-    int method, const char *array, const char *where) {
-  copyBox(false, (char *)device, (char *)host, element_size, rank, extents,
-          1, lower, upper, method, array, where);
-}
-
-extern "C" void polycuda_cuda_copy_boxes_to_host(
-    void *host, const void *device, size_t element_size, int rank,
-    const long long *extents, int count, const long long *lower,
-    const long long *upper, int method, const char *array, const char *where) {
-  copyBox(false, (char *)device, (char *)host, element_size, rank, extents,
-          count, lower, upper, method, array, where);
-}
-
-extern "C" void polycuda_cuda_expect_box_to_host(
-    void *host, size_t element_size, int rank, const long long *extents,
-    const long long *lower, const long long *upper, const char *where) {
-  (void)where;
-  Prefaulter *prefaulter = prefaulterOrNull(true);
-  if (!prefaulter) // off (the default): no work for the scop
-    return;
-  // Below 1 MiB the faults cost little next to the copy's own overhead.
-  constexpr size_t kMinBytes = (size_t)1 << 20;
-  std::vector<Slab> slabs =
-      slabsOf(element_size, rank, extents, lower, upper);
-  if (bytesOf(slabs) < kMinBytes ||
-      !mostlyUntouched((const char *)host, slabs))
-    return;
-  uintptr_t begin, stop;
-  pagesOf((const char *)host, slabs, begin, stop);
-  prefaulter->add(begin, stop);
-}
-
-/// POLYCUDA_SCOP_TIME: the start of the current scop.
-static Clock::time_point scopTimeStart;
-
-extern "C" void polycuda_cuda_begin_scop(const char *where) {
-  (void)where;
-  // The staging workers, asleep after 2 ms idle, spin again for the scop's
-  // first copy: in the first scop, and in one after a scop that staged.
-  // (A program that calls a scop that stages nothing again and again does
-  // not keep them spinning.)
-  static bool began = false;
-  PoolHolder &h = poolHolder();
-  bool ready = h.state.load(std::memory_order_acquire) == PoolState::Ready;
-  if ((!began || stagedSinceScopBegan) && ready)
-    h.pool->warm();
-  began = true;
-  stagedSinceScopBegan = false;
-  // The scop's staged copies in wait for the device work issued before it
-  // began, and no more (see "Ordering copies and kernels").
-  StreamOrder &o = streamOrder();
-  o.inScop = true;
-  o.waitsForScopStart = false;
-  if (ready && onPoolDevice(where)) {
-    poolWaitsForDefault(h.pool, where);
-    o.waitsForScopStart = true;
-  }
-  if (isEnvFlagSet("POLYCUDA_SCOP_TIME")) {
-    ensureDevice(where);
-    checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
-    scopTimeStart = Clock::now();
-  }
-  if (!isProfiling())
-    return;
-  profile().entries.clear();
-  profile().scopStart = profile().mark = Clock::now();
-}
-
-extern "C" void polycuda_cuda_mark_written(const void *device,
-                                           const char *where) {
-  StreamOrder &o = streamOrder();
-  PoolHolder &h = poolHolder();
-  // Only a staged copy uses the mark; without a scop, a pool or a device
-  // nothing is recorded, and the copy waits for all earlier work.
-  if (!o.inScop || !deviceChecked ||
-      h.state.load(std::memory_order_acquire) != PoolState::Ready)
-    return;
-  cudaEvent_t &event = o.written[device];
-  if (!event)
-    event = newEvent(where);
-  checkCall(cudaEventRecord(event, 0), where, "cudaEventRecord");
-}
-
-extern "C" void polycuda_cuda_end_scop(const char *where) {
-  // The scop's work ends with it, and an error of its last kernels is
-  // reported here: freeing its memory no longer waits for the device. A
-  // scop that used no device (all on the host) makes no CUDA call.
-  if (deviceChecked)
-    checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
-  unpackWaiting(where);
-  StreamOrder &o = streamOrder();
-  for (const auto &[device, event] : o.written)
-    o.spare.push_back(event); // marks of arrays copied out plain, or not
-  o.written.clear();
-  o.inScop = false;
-  o.waitsForScopStart = false;
-  // Pages not faulted in yet are left to the copies of a later scop.
-  if (Prefaulter *prefaulter = prefaulterOrNull(false))
-    prefaulter->cancel();
-  if (isEnvFlagSet("POLYCUDA_SCOP_TIME")) {
-    fprintf(stderr, "polycuda scop time: %s: %.3f ms\n", nameOrUnknown(where),
-            msSince(scopTimeStart));
-  }
-  // Every profiled operation was synchronized when it was recorded.
-  if (isProfiling())
-    printProfile(where);
-}
-
-//===- Device memory ---------------------------------------------------------===//
-//
-// New blocks come from the memory reserved when the program started (see
-// "Device memory reserved when the program starts") or from cudaMalloc.
-// Freed device memory is kept for the next allocation of about its size
-// instead of going back to the driver: cudaMalloc and cudaFree took 0.6-1.1
-// ms of a scop's 3-4 ms at LARGE on the H200 (gemm, atax, gemver), and
-// cudaFree waits for the device. A scop called again (in a time loop, say)
-// then allocates nothing. The printed code frees a scop's blocks at its
-// end, and polycuda_cuda_end_scop then waits for the device, so work still
-// queued on a freed block ends before the block's next user's copies and
-// kernels start. At most a quarter of the device's memory is kept; when cudaMalloc
-// fails, the kept blocks are returned and it is tried again; at exit they
-// are returned too. POLYCUDA_CACHE_ALLOC=0 returns every block when it is
-// freed.
-
-namespace {
-
-struct DeviceMemory {
-  std::unordered_map<void *, size_t> sizes; ///< blocks handed out
-  std::unordered_set<void *> reserved; ///< blocks from the reserved pool
-  std::multimap<size_t, void *> kept;       ///< freed blocks, by size
-  size_t keptBytes = 0;
-  bool exitHandler = false;
-};
-
-/// At most a quarter of the device's memory is kept, so that other code of
-/// the program (a library's own cudaMalloc) still finds memory.
-size_t keepLimit() {
-  static const size_t limit = [] {
-    size_t free = 0, total = 0;
-    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
-      cudaGetLastError();
-      return (size_t)0;
-    }
-    return total / 4;
-  }();
-  return limit;
-}
-
-DeviceMemory &deviceMemory() {
-  static DeviceMemory *memory = new DeviceMemory; // used until exit
-  return *memory;
-}
-
-bool cachesAllocations() {
-  static const bool caches = [] {
-    const char *v = getenv("POLYCUDA_CACHE_ALLOC");
-    return !(v && !strcmp(v, "0"));
-  }();
-  return caches;
-}
-
-/// Returns a block: to the reserved pool (stream-ordered after the work
-/// issued before) when it came from there, else to the driver.
-cudaError_t release(void *ptr) {
-  DeviceMemory &m = deviceMemory();
-  if (m.reserved.erase(ptr))
-    return cudaFreeAsync(ptr, 0);
-  return cudaFree(ptr);
-}
-
-void releaseKept() {
-  DeviceMemory &m = deviceMemory();
-  for (const auto &[bytes, ptr] : m.kept)
-    release(ptr); // at exit or before a retry: errors change nothing
-  m.kept.clear();
-  m.keptBytes = 0;
-}
-
-/// A new block: from the reserved pool once it is ready on this device,
-/// else from cudaMalloc. The staging pool's stream, which does not wait
-/// for the default stream, is ordered after a block taken from the pool on
-/// the default stream.
-cudaError_t allocate(void **ptr, size_t bytes, const char *where) {
-  ReservedMemory &r = reservedMemory();
-  int device = -1;
-  if (!r.ready.load(std::memory_order_acquire) ||
-      cudaGetDevice(&device) != cudaSuccess || device != r.device)
-    return cudaMalloc(ptr, bytes);
-  cudaError_t err = cudaMallocFromPoolAsync(ptr, bytes, r.pool, 0);
-  if (err != cudaSuccess)
-    return err;
-  deviceMemory().reserved.insert(*ptr);
-  if (poolHolder().state.load(std::memory_order_acquire) == PoolState::Ready)
-    poolWaitsForDefault(poolHolder().pool, where);
-  return cudaSuccess;
-}
-
-/// Before a retry of a failed allocation: the kept blocks returned, and the
-/// reserved pool's free memory given back to the driver.
-void releaseForRetry() {
-  releaseKept();
-  ReservedMemory &r = reservedMemory();
-  if (r.ready.load(std::memory_order_acquire) &&
-      (cudaDeviceSynchronize() != cudaSuccess ||
-       cudaMemPoolTrimTo(r.pool, 0) != cudaSuccess))
-    cudaGetLastError(); // the retry reports what is wrong
-}
-
-/// A kept block of at least `bytes` and at most twice that, or null.
-void *takeKept(size_t bytes) {
-  DeviceMemory &m = deviceMemory();
-  auto it = m.kept.lower_bound(bytes);
-  if (it == m.kept.end() || it->first / 2 > bytes)
-    return nullptr;
-  void *ptr = it->second;
-  m.sizes[ptr] = it->first;
-  m.keptBytes -= it->first;
-  m.kept.erase(it);
-  return ptr;
-}
-
-} // namespace
+//===- Entry points -------------------------------------------------------===//
 
 extern "C" void *polycuda_cuda_alloc(size_t bytes, const char *where) {
   char detail[64];
   snprintf(detail, sizeof(detail), "requested %zu bytes", bytes);
-  // Checked before the device so that tests of the diagnostic also run on
-  // machines without a GPU.
+  // Before the device, so that tests of the diagnostic run without a GPU.
   if (isEnvFlagSet("POLYCUDA_FAIL_ALLOC"))
     failWith(where, "cudaMalloc", cudaErrorMemoryAllocation, detail);
   ensureDevice(where);
-  if (bytes == 0)
-    bytes = 1;
+  bytes = bytes ? bytes : 1;
   Clock::time_point start = Clock::now();
-  void *ptr = cachesAllocations() ? takeKept(bytes) : nullptr;
-  if (!ptr) {
+  DeviceMemory &m = deviceMemory();
+  void *ptr = nullptr;
+  auto it = m.kept.lower_bound(bytes); // a kept block of at most twice that
+  if (it != m.kept.end() && it->first / 2 <= bytes) {
+    ptr = it->second;
+    m.sizes[ptr] = it->first;
+    m.keptBytes -= it->first;
+    m.kept.erase(it);
+  } else {
     cudaError_t err = allocate(&ptr, bytes, where);
-    if (err == cudaErrorMemoryAllocation &&
-        (!deviceMemory().kept.empty() ||
-         reservedMemory().ready.load(std::memory_order_acquire))) {
+    bool ready = m.ready.load(std::memory_order_acquire);
+    if (err == cudaErrorMemoryAllocation && (!m.kept.empty() || ready)) {
       cudaGetLastError();
-      releaseForRetry();
+      releaseKept(); // and the pool's free memory, then once more
+      if (ready && (cudaDeviceSynchronize() != cudaSuccess ||
+                    cudaMemPoolTrimTo(m.pool, 0) != cudaSuccess))
+        cudaGetLastError(); // the retry reports what is wrong
       err = allocate(&ptr, bytes, where);
     }
     if (err != cudaSuccess)
       failWith(where, "cudaMalloc", err, detail);
-    if (cachesAllocations())
-      deviceMemory().sizes[ptr] = bytes;
+    m.sizes[ptr] = bytes;
   }
   static bool contextSeen = false; // see registerExitJoin
-  if (!contextSeen) {
-    contextSeen = true;
-    registerExitJoin();
-  }
+  if (!contextSeen)
+    contextSeen = true, registerExitJoin();
   if (isProfiling())
-    recordAllocation(msSince(start));
+    record("alloc/free", "cudaMalloc, cudaFree", "", 0, msSince(start));
   return ptr;
 }
 
@@ -1284,32 +775,67 @@ extern "C" void polycuda_cuda_free(void *ptr, const char *where) {
   Clock::time_point start = Clock::now();
   DeviceMemory &m = deviceMemory();
   auto it = m.sizes.find(ptr);
-  size_t bytes = 0; // 0: not a block of polycuda_cuda_alloc's
-  if (it != m.sizes.end()) {
-    bytes = it->second;
+  size_t bytes = it == m.sizes.end() ? 0 : it->second; // 0: not ours
+  if (bytes > 0)
     m.sizes.erase(it);
-  }
   if (bytes > 0 && m.keptBytes + bytes <= keepLimit()) {
     m.kept.emplace(bytes, ptr);
     m.keptBytes += bytes;
-    if (!m.exitHandler) {
-      // Registered after the CUDA runtime's own handler, so it runs first.
-      atexit(releaseKept);
-      m.exitHandler = true;
-    }
+    static bool exitHandler = false; // after the CUDA runtime's: runs first
+    if (!exitHandler)
+      exitHandler = true, atexit(releaseKept);
   } else {
     unpackWaiting(where); // a copy out of the block may still be queued
     checkCall(release(ptr), where, "cudaFree");
   }
   if (isProfiling())
-    recordAllocation(msSince(start));
+    record("alloc/free", "cudaMalloc, cudaFree", "", 0, msSince(start));
+}
+
+extern "C" void polycuda_cuda_copy_box_to_device(
+    void *device, const void *host, size_t element_size, int rank,
+    const long long *extents, const long long *lower, const long long *upper,
+    int method, const char *array, const char *where) {
+  copyBox(true, device, host, element_size, rank, extents, 1, lower, upper,
+          method, array, where);
+}
+
+extern "C" void polycuda_cuda_copy_boxes_to_device(
+    void *device, const void *host, size_t element_size, int rank,
+    const long long *extents, int count, const long long *lower,
+    const long long *upper, int method, const char *array, const char *where) {
+  copyBox(true, device, host, element_size, rank, extents, count, lower,
+          upper, method, array, where);
+}
+
+extern "C" void polycuda_cuda_copy_box_to_host(
+    void *host, const void *device, size_t element_size, int rank,
+    const long long *extents, const long long *lower, const long long *upper,
+    int method, const char *array, const char *where) {
+  copyBox(false, (void *)device, host, element_size, rank, extents, 1, lower,
+          upper, method, array, where);
+}
+
+extern "C" void polycuda_cuda_copy_boxes_to_host(
+    void *host, const void *device, size_t element_size, int rank,
+    const long long *extents, int count, const long long *lower,
+    const long long *upper, int method, const char *array, const char *where) {
+  copyBox(false, (void *)device, host, element_size, rank, extents, count,
+          lower, upper, method, array, where);
 }
 
 extern "C" void polycuda_cuda_copy_to_device(void *dst, const void *src,
                                              size_t bytes, const char *where) {
   long long upper = (long long)bytes - 1, lower = 0, extent = (long long)bytes;
-  polycuda_cuda_copy_box_to_device(dst, src, 1, 1, &extent, &lower, &upper,
-                                   POLYCUDA_TRANSFERS_AUTO, nullptr, where);
+  copyBox(true, dst, src, 1, 1, &extent, 1, &lower, &upper,
+          POLYCUDA_TRANSFERS_AUTO, nullptr, where);
+}
+
+extern "C" void polycuda_cuda_copy_to_host(void *dst, const void *src,
+                                           size_t bytes, const char *where) {
+  long long upper = (long long)bytes - 1, lower = 0, extent = (long long)bytes;
+  copyBox(false, (void *)src, dst, 1, 1, &extent, 1, &lower, &upper,
+          POLYCUDA_TRANSFERS_AUTO, nullptr, where);
 }
 
 extern "C" void polycuda_cuda_copy_to_constant(const void *symbol,
@@ -1323,15 +849,69 @@ extern "C" void polycuda_cuda_copy_to_constant(const void *symbol,
             where, "cudaMemcpyToSymbolAsync");
 }
 
-extern "C" void polycuda_cuda_copy_to_host(void *dst, const void *src,
-                                           size_t bytes, const char *where) {
-  long long upper = (long long)bytes - 1, lower = 0, extent = (long long)bytes;
-  polycuda_cuda_copy_box_to_host(dst, src, 1, 1, &extent, &lower, &upper,
-                                 POLYCUDA_TRANSFERS_AUTO, nullptr, where);
+/// POLYCUDA_SCOP_TIME: the start of the current scop.
+static Clock::time_point scopTimeStart;
+
+extern "C" void polycuda_cuda_begin_scop(const char *where) {
+  // The workers, asleep after 2 ms idle, spin again for the scop's first
+  // copy: in the first scop, and in one after a scop that staged.
+  static bool began = false;
+  bool ready = poolReady();
+  if ((!began || stagedSinceScopBegan) && ready)
+    poolHolder().pool->warm();
+  began = true;
+  stagedSinceScopBegan = false;
+  StreamOrder &o = streamOrder();
+  o.inScop = true;
+  o.waitsForScopStart = ready && onPoolDevice();
+  if (o.waitsForScopStart)
+    poolWaitsForDefault(where);
+  if (isEnvFlagSet("POLYCUDA_SCOP_TIME")) {
+    ensureDevice(where);
+    checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
+    scopTimeStart = Clock::now();
+  }
+  if (isProfiling()) {
+    profile().entries.clear();
+    profile().scopStart = profile().mark = Clock::now();
+  }
 }
 
-/// Launches checked so far; printed at exit when POLYCUDA_LAUNCH_STATS is
-/// set (the benchmark tables report launches per program).
+extern "C" void polycuda_cuda_mark_written(const void *device,
+                                           const char *where) {
+  StreamOrder &o = streamOrder();
+  if (!o.inScop || !deviceChecked || !poolReady())
+    return; // only a staged copy uses the mark
+  cudaEvent_t &event = o.written[device];
+  if (!event)
+    event = newEvent(where);
+  checkCall(cudaEventRecord(event, 0), where, "cudaEventRecord");
+}
+
+extern "C" void polycuda_cuda_end_scop(const char *where) {
+  // A scop that used no device makes no CUDA call.
+  if (deviceChecked)
+    checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
+  unpackWaiting(where);
+  StreamOrder &o = streamOrder();
+  for (const auto &[device, event] : o.written)
+    o.spare.push_back(event); // marks of arrays copied out plain, or not
+  o.written.clear();
+  o.inScop = o.waitsForScopStart = false;
+  if (isEnvFlagSet("POLYCUDA_SCOP_TIME"))
+    fprintf(stderr, "polycuda scop time: %s: %.3f ms\n", nameOrUnknown(where),
+            msSince(scopTimeStart));
+  if (isProfiling())
+    printProfile(where);
+}
+
+extern "C" void polycuda_cuda_synchronize(const char *where) {
+  ensureDevice(where);
+  checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
+  unpackWaiting(where);
+}
+
+/// Launches checked so far; printed at exit under POLYCUDA_LAUNCH_STATS.
 static unsigned long long launchCount = 0;
 
 static void printLaunchStats(void) {
@@ -1347,13 +927,12 @@ extern "C" void polycuda_cuda_check_launch(const char *kernel,
   ensureDevice(where);
   snprintf(operation, sizeof(operation), "launch of kernel '%s'", name);
   checkCall(cudaGetLastError(), where, operation);
-  bool profile = isProfiling();
-  if (!profile && !isEnvFlagSet("POLYCUDA_SYNC_LAUNCHES"))
+  if (!isProfiling() && !isEnvFlagSet("POLYCUDA_SYNC_LAUNCHES"))
     return;
   snprintf(operation, sizeof(operation), "execution of kernel '%s'", name);
   checkCall(cudaDeviceSynchronize(), where, operation);
-  if (profile)
-    recordKernel(name);
+  if (isProfiling())
+    record("kernel", name, "", 0, msSince(profile().mark));
 }
 
 extern "C" int polycuda_cuda_persistent_blocks(const void *kernel,
@@ -1362,50 +941,28 @@ extern "C" int polycuda_cuda_persistent_blocks(const void *kernel,
                                                int cooperative,
                                                const char *where) {
   const char *setting = getenv("POLYCUDA_PERSISTENT");
-  if (setting && (strcmp(setting, "0") == 0 || strcmp(setting, "off") == 0))
+  if (setting && (!strcmp(setting, "0") || !strcmp(setting, "off")))
     return 0;
   ensureDevice(where);
   if (!cooperative)
     return 1;
-  int device = 0;
+  int device = 0, supported = 0, processors = 0, perProcessor = 0;
   checkCall(cudaGetDevice(&device), where, "cudaGetDevice");
-  int supported = 0, processors = 0;
   checkCall(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch,
                                    device),
             where, "cudaDeviceGetAttribute");
   checkCall(cudaDeviceGetAttribute(&processors,
                                    cudaDevAttrMultiProcessorCount, device),
             where, "cudaDeviceGetAttribute");
-  int perProcessor = 0;
   checkCall(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                 &perProcessor, kernel, (int)threads, 0),
             where, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  if (!supported || perProcessor <= 0 || processors <= 0) {
-    if (isVerbose())
-      fprintf(stderr,
-              "%s: note: persistent kernel not launched (cooperative launch "
-              "%s, %d block(s) per multiprocessor): launching its kernels "
-              "one by one\n",
-              nameOrUnknown(where), supported ? "supported" : "unsupported",
-              perProcessor);
+  if (!supported || perProcessor <= 0 || processors <= 0)
     return 0;
-  }
-  // A persistent kernel pays when every phase fits in one block per
-  // multiprocessor: it then only removes the gaps between launches. With
-  // larger phases, its blocks loop over the phases' blocks with the
-  // registers of the largest phase, and separate launches were faster on
-  // the H100 (gramschmidt 1.8x, fdtd_2d 1.3x at LARGE).
-  // POLYCUDA_PERSISTENT=always drops this rule.
-  bool always = setting && strcmp(setting, "always") == 0;
-  if (!always && wanted > processors) {
-    if (isVerbose())
-      fprintf(stderr,
-              "%s: note: persistent kernel not launched (its largest phase "
-              "has %lld blocks, more than the %d multiprocessors): launching "
-              "its kernels one by one\n",
-              nameOrUnknown(where), wanted, processors);
+  // With phases larger than one block per multiprocessor, separate launches
+  // were faster on the H100 (gramschmidt 1.8x, fdtd_2d 1.3x at LARGE).
+  if (wanted > processors && !(setting && !strcmp(setting, "always")))
     return 0;
-  }
   long long resident = (long long)perProcessor * processors;
   return (int)std::max(1LL, std::min(wanted, resident));
 }
@@ -1433,10 +990,4 @@ extern "C" void polycuda_cuda_preload(const void *const *kernels,
   std::lock_guard<std::mutex> lock(p.mutex);
   if (!p.done && kernels && count > 0)
     p.kernels.insert(p.kernels.end(), kernels, kernels + count);
-}
-
-extern "C" void polycuda_cuda_synchronize(const char *where) {
-  ensureDevice(where);
-  checkCall(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
-  unpackWaiting(where);
 }

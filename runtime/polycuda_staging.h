@@ -2,13 +2,10 @@
 //
 // Stage: runtime, CUDA half; host code only, included by polycuda_cuda.cu.
 // Input: a box of an array (its rows as slabs) and a direction.
-// Output: the box copied between the user's host memory and the device
-//   through a ring of pinned buffers.
+// Output: the box copied through a ring of pinned buffers.
 // Invariants: only the thread that calls StagingPool::run makes CUDA calls;
-//   the pool's workers only pack and unpack with memcpy. The header needs
-//   nothing from CUDA but the runtime API's declarations, so its protocol is
-//   tested on any machine against a stand-in for them
-//   (tests/runtime/StagingPoolTest.cpp).
+//   needs only the runtime API's declarations, so it is tested against a
+//   stand-in (tests/runtime/StagingPoolTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POLYCUDA_STAGING_H
@@ -46,16 +43,14 @@ struct Slab {
 };
 
 /// A box as 2-D slabs: trailing dimensions that the box covers entirely are
-/// merged into its rows, so a box of whole rows (or planes) is one row.
-/// The box is first clamped to the array: no index below 0, and none past
-/// the extent of a dimension after the first (the first extent need not
-/// bound the host array). The translator's boxes over-approximate what a
-/// scop accesses, and C keeps those subscripts within their extents, so
-/// the clamp drops only elements no one accesses; without it a box one
-/// column too wide (isl 0.25's coalescing can add one) would copy past the
-/// end of the host array.
-inline std::vector<Slab> slabsOf(size_t elementSize, int rank, const long long *extents,
-                          const long long *lowerIn, const long long *upperIn) {
+/// merged into its rows. The box is first clamped to the array (no index
+/// below 0 nor past the extent of a dimension after the first): the
+/// translator's boxes over-approximate the accesses (isl's coalescing can
+/// add a column), and the clamp keeps a copy inside the host array.
+inline std::vector<Slab> slabsOf(size_t elementSize, int rank,
+                                 const long long *extents,
+                                 const long long *lowerIn,
+                                 const long long *upperIn) {
   std::vector<Slab> slabs;
   if (rank <= 0) {
     slabs.push_back({0, elementSize, elementSize, 1});
@@ -110,57 +105,33 @@ inline size_t bytesOf(const std::vector<Slab> &slabs) {
 
 //===- The staging pool ----------------------------------------------------===//
 //
-// One thread, the caller, makes every CUDA call of a staged copy: it issues
-// the DMAs on one stream and polls their events. The pool's workers only
-// pack and unpack with memcpy, so the host threads never contend for the
-// driver. A copy is cut into chunks, one DMA each, and each chunk into
-// pieces of about kPieceBytes, which the workers take in order, so that
-// every chunk is packed by several threads at once and a few large DMAs
-// (each call costs microseconds) carry the copy. The pinned memory is a
-// ring of kRingBuffers buffers, used in turn by the DMAs of all copies: the
-// k-th DMA since the pool was created uses buffer k % kRingBuffers.
-// - To the device: workers pack the pieces of a chunk once the DMA that
-//   last used its buffer has completed; the caller issues the chunks in
-//   order as they are packed, and returns once the last is issued (so the
-//   next copy is packed while this one's last DMAs run).
-// - To the host: the caller issues the DMA of chunk i once chunk
-//   i - kRingBuffers has been unpacked (the stream orders it after the DMAs
-//   of earlier copies); workers unpack the pieces of the chunks whose DMA
-//   has completed, and the caller returns once all are unpacked.
-// The caller packs or unpacks too when it has nothing to issue. Idle workers
-// spin for a moment before they sleep, so the copies of one scop, which
-// come back to back, do not wait for threads to wake.
+// The caller makes every CUDA call of a staged copy (the DMAs on one stream,
+// event polls); the workers only pack and unpack with memcpy. A copy is cut
+// into chunks, one DMA each, and chunks into pieces of kPieceBytes that the
+// workers take in order. The pinned memory is a ring of kRingBuffers
+// buffers: the k-th DMA since the pool was created uses buffer
+// k % kRingBuffers.
+// - To the device: a chunk is packed once the DMA that last used its buffer
+//   has completed; the caller issues chunks in order as they are packed and
+//   returns once the last is issued.
+// - To the host: the DMA of chunk i is issued once chunk i - kRingBuffers
+//   is unpacked; chunks are unpacked once their DMA has completed; the
+//   caller returns once all are unpacked.
+// The caller also packs/unpacks when it has nothing to issue. Idle workers
+// spin kSpinBeforeSleep before they sleep. Geometry, streaming stores and
+// the worker count were measured: docs/runtime.md.
 
 constexpr unsigned kRingBuffers = 8;
 constexpr size_t kBufferBytes = 2u << 20;
 constexpr size_t kMinChunkBytes = 256u << 10;
-// POLYCUDA_STAGING_PIECE_KIB and POLYCUDA_STAGING_CHUNKS (see chunksOf)
-// change the geometry at compile time, for bench/transfers.
-#ifndef POLYCUDA_STAGING_PIECE_KIB
-#define POLYCUDA_STAGING_PIECE_KIB 128
-#endif
-#ifndef POLYCUDA_STAGING_CHUNKS
-#define POLYCUDA_STAGING_CHUNKS 4
-#endif
-constexpr size_t kPieceBytes = (size_t)POLYCUDA_STAGING_PIECE_KIB << 10;
+constexpr size_t kChunksPerCopy = 4;
+constexpr size_t kPieceBytes = 128u << 10;
 constexpr std::chrono::microseconds kSpinBeforeSleep{2000};
-/// Copies to the device up to this size pack with streaming stores (see
-/// copyStreaming); larger ones measured faster with memcpy on the H200
-/// host (128 MiB-1 GiB: 60-65% of pinned bandwidth against 76-79% at 16-64
-/// MiB with streaming stores, 80-89% with memcpy on the H100 host).
+/// Copies to the device up to this size pack with streaming stores.
 constexpr size_t kStreamingMaxBytes = (size_t)64 << 20;
 
 /// A part of a slab that fits one staging buffer.
-struct Chunk {
-  size_t offset, pitch, width, rows;
-};
-
-inline size_t bytesOf(const std::vector<Chunk> &chunks) {
-  size_t bytes = 0;
-  for (const Chunk &c : chunks)
-    bytes += c.width * c.rows;
-  return bytes;
-}
+using Chunk = Slab;
 
 /// Rows [row, row + rows) and bytes [x, x + width) of chunk `chunk`.
 struct Piece {
@@ -168,12 +139,7 @@ struct Piece {
 };
 
 #if defined(__SSE2__)
-/// memcpy with non-temporal stores, for packing: the destination's lines
-/// are not read first. On the H200 host this took a staged copy of 8 MiB to
-/// the device from 19 to 35 GB/s (pinned: 51), and region times of
-/// copy-bound scops down by up to 18%; it is used up to kStreamingMaxBytes.
-/// Unpacking into the user's array keeps memcpy: there streaming stores
-/// measured slower (8-64 MiB to the host at 40 instead of 46-49 GB/s).
+/// memcpy with non-temporal stores (packing: the ring's lines not read).
 inline void copyStreaming(char *dst, const char *src, size_t n) {
   size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
   if (n < head + 256) {
@@ -214,85 +180,53 @@ inline void cpuRelax() {
 
 class StagingPool {
 public:
-  /// Creates the ring and starts the workers: host memory and threads
-  /// only, no CUDA call, so the runtime does it on a thread of its own when
-  /// the program starts (see attach). False (with the failed operation)
-  /// when memory is short.
-  bool prepare(unsigned numWorkers, cudaError_t &err, const char *&what) {
+  /// Creates and touches the ring and starts the workers (no CUDA call);
+  /// false when memory is short.
+  bool prepare(unsigned numWorkers) {
     size_t total = kRingBuffers * kBufferBytes;
-    memory = (char *)aligned_alloc(kBufferBytes, total);
-    if (!memory) {
-      err = cudaErrorMemoryAllocation;
-      what = "aligned_alloc of the staging pool";
+    if (!(memory = (char *)aligned_alloc(kBufferBytes, total)))
       return false;
-    }
 #ifdef MADV_HUGEPAGE
     madvise(memory, total, MADV_HUGEPAGE); // fewer pages to lock; a hint
 #endif
-    // Page-locking memory that is not mapped yet maps it first: touching
-    // the ring here moves most of the cost of attach out of the program's
-    // way (on the H200 host, 16 MiB of huge pages registered in 2.6 ms
-    // untouched, 0.6 ms touched).
-    memset(memory, 0, total);
+    memset(memory, 0, total); // touched: page-locking it is then cheaper
     for (unsigned b = 0; b < kRingBuffers; ++b)
       buffers[b] = memory + b * kBufferBytes;
     workers = numWorkers;
-    // Each worker starts from this generation, so the first copy's
-    // generation is new to it even if the thread starts after that copy.
+    // A worker that starts after the first copy still sees it as new.
     unsigned long long start = generation.load();
     for (unsigned w = 0; w < numWorkers; ++w)
       std::thread([this, start] { serve(start); }).detach();
     return true;
   }
 
-  /// Page-locks the prepared ring and creates the stream and events; false
-  /// (with the failed operation) if a CUDA call fails. Called once, by the
-  /// thread that makes the copies' CUDA calls.
-  bool attach(cudaError_t &err, const char *&what) {
-    // Page-locking memory of the process costs several times less than
-    // cudaHostAlloc (on the H100 host: 16 MiB registered in 1.9 ms,
-    // allocated pinned in 13 ms).
-    if ((err = cudaHostRegister(memory, kRingBuffers * kBufferBytes,
-                                cudaHostRegisterDefault)) != cudaSuccess) {
-      what = "cudaHostRegister of the staging pool";
-      return false;
-    }
-    // A non-blocking stream: the runtime orders it with the default stream
-    // by events (polycuda_cuda.cu), so that copies overlap kernels.
-    if ((err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) !=
-        cudaSuccess) {
-      what = "cudaStreamCreate for the staging pool";
-      return false;
-    }
-    for (unsigned b = 0; b < kRingBuffers; ++b)
-      if ((err = cudaEventCreateWithFlags(&events[b], cudaEventDisableTiming)) !=
-          cudaSuccess) {
-        what = "cudaEventCreate for the staging pool";
-        return false;
-      }
-    return true;
+  /// Page-locks the ring, creates the stream (non-blocking: ordered with
+  /// the default stream by events only) and events; false if one fails.
+  bool attach() {
+    bool ok = cudaHostRegister(memory, kRingBuffers * kBufferBytes,
+                               cudaHostRegisterDefault) == cudaSuccess &&
+              cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) ==
+                  cudaSuccess;
+    for (unsigned b = 0; b < kRingBuffers && ok; ++b)
+      ok = cudaEventCreateWithFlags(&events[b], cudaEventDisableTiming) ==
+           cudaSuccess;
+    return ok;
   }
 
   /// The stream of the DMAs (after attach).
   cudaStream_t dmaStream() const { return stream; }
 
-  /// prepare, then attach.
-  bool create(unsigned numWorkers, cudaError_t &err, const char *&what) {
-    return prepare(numWorkers, err, what) && attach(err, what);
-  }
+  bool create(unsigned numWorkers) { return prepare(numWorkers) && attach(); }
 
   /// Keeps idle workers spinning for another kSpinBeforeSleep, waking
-  /// those asleep: called when a scop starts, so that its first copy does
-  /// not wait for threads to wake (a futex wake and a reschedule per
-  /// thread). No CUDA call.
+  /// those asleep (when a scop starts). No CUDA call.
   void warm() {
     warmth.fetch_add(1, std::memory_order_release);
     { std::lock_guard<std::mutex> lock(sleepMutex); }
     wake.notify_all();
   }
 
-  /// Waits for the DMAs still in flight (a copy to the device returns once
-  /// its last DMA is issued); returns the first CUDA error.
+  /// Waits for the DMAs still in flight; returns the first CUDA error.
   cudaError_t synchronize() {
     std::lock_guard<std::mutex> serialize(runMutex);
     error = cudaSuccess;
@@ -308,27 +242,22 @@ public:
                   const std::vector<Piece> &pieces,
                   const char *&failedOperation) {
     std::lock_guard<std::mutex> serialize(runMutex);
-    job.toDevice = toDevice;
-    job.base = issuedTotal;
+    job.toDevice = toDevice, job.base = issuedTotal;
     job.streaming = toDevice && bytesOf(chunks) <= kStreamingMaxBytes;
-    job.device = device;
-    job.host = host;
-    job.chunks = &chunks;
-    job.pieces = &pieces;
+    job.device = device, job.host = host;
+    job.chunks = &chunks, job.pieces = &pieces;
     job.left.reset(new std::atomic<size_t>[chunks.size()]);
     for (size_t i = 0; i < chunks.size(); ++i)
       job.left[i].store(0, std::memory_order_relaxed);
     for (const Piece &p : pieces)
       job.left[p.chunk].fetch_add(1, std::memory_order_relaxed);
     next.store(0, std::memory_order_relaxed);
-    // To the device, a buffer whose DMA of the previous copy may still be
-    // in flight is not packed before that DMA completes.
+    // To the device: no buffer packed before its last DMA completed.
     limit.store(toDevice ? completedTotal + kRingBuffers - job.base : 0,
                 std::memory_order_relaxed);
     failed.store(false, std::memory_order_relaxed);
     finished.store(0, std::memory_order_relaxed);
-    error = cudaSuccess;
-    operation = nullptr;
+    error = cudaSuccess, operation = nullptr;
     generation.fetch_add(1, std::memory_order_release);
     { std::lock_guard<std::mutex> lock(sleepMutex); }
     wake.notify_all();
@@ -340,25 +269,19 @@ public:
 
     while (finished.load(std::memory_order_acquire) < workers)
       cpuRelax();
-    job.chunks = nullptr;
-    job.pieces = nullptr;
+    job.chunks = nullptr, job.pieces = nullptr;
     failedOperation = operation;
     return error;
   }
 
 private:
   struct Job {
-    bool toDevice = true;
-    /// Chunk i of the copy is the DMA number base + i of the ring (its
-    /// buffer: (base + i) % kRingBuffers).
-    size_t base = 0;
-    bool streaming = false; ///< pack with streaming stores
-    char *device = nullptr;
-    char *host = nullptr;
+    bool toDevice = true, streaming = false; ///< pack with streaming stores
+    size_t base = 0; ///< chunk i is the ring's DMA number base + i
+    char *device = nullptr, *host = nullptr;
     const std::vector<Chunk> *chunks = nullptr;
     const std::vector<Piece> *pieces = nullptr;
-    /// Per chunk: its pieces not yet packed (to the device) or unpacked (to
-    /// the host).
+    /// Per chunk: its pieces not yet packed (unpacked).
     std::unique_ptr<std::atomic<size_t>[]> left;
   };
 
@@ -377,22 +300,17 @@ private:
   void dma(size_t i) {
     const Chunk &c = (*job.chunks)[i];
     char *buffer = buffers[slot(i)];
-    cudaError_t err;
-    if (job.toDevice)
-      err = c.rows == 1 ? cudaMemcpyAsync(job.device + c.offset, buffer,
-                                          c.width, cudaMemcpyHostToDevice,
-                                          stream)
-                        : cudaMemcpy2DAsync(job.device + c.offset, c.pitch,
-                                            buffer, c.width, c.width, c.rows,
-                                            cudaMemcpyHostToDevice, stream);
-    else
-      err = c.rows == 1 ? cudaMemcpyAsync(buffer, job.device + c.offset,
-                                          c.width, cudaMemcpyDeviceToHost,
-                                          stream)
-                        : cudaMemcpy2DAsync(buffer, c.width,
-                                            job.device + c.offset, c.pitch,
-                                            c.width, c.rows,
-                                            cudaMemcpyDeviceToHost, stream);
+    char *user = job.device + c.offset;
+    char *dst = job.toDevice ? user : buffer;
+    const char *src = job.toDevice ? buffer : user;
+    cudaMemcpyKind kind =
+        job.toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    cudaError_t err =
+        c.rows == 1
+            ? cudaMemcpyAsync(dst, src, c.width, kind, stream)
+            : cudaMemcpy2DAsync(dst, job.toDevice ? c.pitch : c.width, src,
+                                job.toDevice ? c.width : c.pitch, c.width,
+                                c.rows, kind, stream);
     if (err != cudaSuccess)
       return fail(err, dmaName());
     ++issuedTotal;
@@ -461,11 +379,8 @@ private:
            next.compare_exchange_strong(i, i + 1);
   }
 
-  /// Issues every chunk's DMA as soon as it is packed, and returns once
-  /// the last is issued: the user's bytes are all in the ring then (the
-  /// runtime orders later kernels after the DMAs by an event; the next
-  /// staged copy waits for a buffer's DMA before it packs that buffer
-  /// again). The next copy's packing thus overlaps this one's last DMAs.
+  /// Issues each chunk's DMA once packed; returns once the last is issued
+  /// (the user's bytes are all in the ring then).
   void issueToDevice() {
     size_t n = job.chunks->size(), issued = 0;
     while (issued < n && !failed.load(std::memory_order_relaxed)) {
@@ -592,31 +507,18 @@ private:
   const char *operation = nullptr;
 };
 
-/// The pool's workers on a host of `cores` cores (0: not known), given
-/// `setting`, the value of POLYCUDA_TRANSFER_THREADS (null, or not a
-/// positive number: unset): the setting, else half the cores (at least 2,
-/// at most 8); never more than the cores but one. The workers spin while a
-/// copy runs, and the calling thread issues its DMAs: with a worker on
-/// every core it waited for one. On the H200 host's 16 cores, 16 workers
-/// took bicg's, gemm's and gesummv's copies to 2.8-9.4 ms, against 0.9-1.3
-/// ms with 8 to 15 (sweeps as bench/polybench/transfer_threads.sh runs
-/// them, at 0399691; git history of bench/results at 9c73b08).
-inline unsigned workerCount(unsigned cores, const char *setting) {
+/// The pool's workers on a host of `cores` cores (0: not known): half the
+/// cores, 2 to 8, never more than the cores but one (the caller, which
+/// issues the DMAs, keeps a core).
+inline unsigned workerCount(unsigned cores) {
   unsigned wanted = std::max(2u, std::min(8u, cores / 2));
-  if (setting && atoi(setting) > 0)
-    wanted = (unsigned)atoi(setting);
   return cores ? std::min(wanted, cores - 1) : wanted;
 }
 
-/// Chunks of about a quarter of the copy (POLYCUDA_STAGING_CHUNKS), at least
-/// kMinChunkBytes, at most one buffer. Fewer, larger DMAs to the host run
-/// faster: on the H100 host (8 workers) 8 MiB to the host ran at 42 GB/s
-/// in quarters against 28 in eighths, 20 in sixteenths (pinned: 53), and
-/// 16 MiB at 46, 46 and 30-35; to the device quarters and eighths were
-/// within 10% of each other (bench/transfers/geometry.sh at c789a2f; the
-/// record is in the git history of bench/results at 9c73b08).
+/// Chunks of about a quarter of the copy, at least kMinChunkBytes, at most
+/// one buffer.
 inline std::vector<Chunk> chunksOf(const std::vector<Slab> &slabs) {
-  size_t target = bytesOf(slabs) / POLYCUDA_STAGING_CHUNKS;
+  size_t target = bytesOf(slabs) / kChunksPerCopy;
   target = std::max(kMinChunkBytes, std::min(kBufferBytes, target));
   std::vector<Chunk> chunks;
   for (const Slab &s : slabs) {

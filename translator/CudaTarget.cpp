@@ -85,9 +85,9 @@ public:
            "(sizeof(" + type + ") * (size_t)(" + count + "), " + where + ");";
   }
   std::string copyBox(const BoxCopyInfo &copy, bool toDevice) const override {
-    static const char *methods[] = {
-        "POLYCUDA_TRANSFERS_AUTO", "POLYCUDA_TRANSFERS_PLAIN",
-        "POLYCUDA_TRANSFERS_STAGED", "POLYCUDA_TRANSFERS_REGISTERED"};
+    static const char *methods[] = {"POLYCUDA_TRANSFERS_AUTO",
+                                    "POLYCUDA_TRANSFERS_PLAIN",
+                                    "POLYCUDA_TRANSFERS_STAGED"};
     std::string pointers =
         toDevice ? copy.device + ", (const void *)(" + copy.host + ")"
                  : "(void *)(" + copy.host + "), " + copy.device;
@@ -99,11 +99,6 @@ public:
            "(" + pointers + ", sizeof(" + copy.type + "), " +
            boxArguments(copy) + ", " + methods[(int)copy.method] + ", \"" +
            copy.array + "\", " + copy.where + ");\n}";
-  }
-  std::string expectCopyToHost(const BoxCopyInfo &copy) const override {
-    return "{\n" + boxArrays(copy) + "  " + runtime::kCudaExpectBoxToHost +
-           "((void *)(" + copy.host + "), sizeof(" + copy.type + "), " +
-           boxArguments(copy) + ", " + copy.where + ");\n}";
   }
   std::string markWritten(const std::string &device,
                           const std::string &where) const override {

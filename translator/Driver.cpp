@@ -250,8 +250,8 @@ struct Options {
       cl::init("fast"), cl::cat(category)};
   cl::opt<std::string> transfers{
       "transfers",
-      cl::desc("How host/device copies move their bytes: plain, staged, "
-               "registered or auto (default; the runtime picks by size)"),
+      cl::desc("How host/device copies move their bytes: plain, staged "
+               "or auto (default; the runtime picks by size)"),
       cl::init("auto"), cl::cat(category)};
   cl::opt<std::string> threadOrder{
       "thread-order",
@@ -706,7 +706,7 @@ bool pipelineOptions(const Options &options,
   if (!polyhedral::parseTransferMethod(options.transfers, pipeline.transfers)) {
     llvm::errs() << "polycuda: error: unknown transfer method '"
                  << options.transfers
-                 << "'; use plain, staged, registered or auto\n";
+                 << "'; use plain, staged or auto\n";
     return false;
   }
   return true;

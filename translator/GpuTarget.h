@@ -114,13 +114,6 @@ public:
   /// A statement (block) that copies `copy`'s box to the device (to the
   /// host when `!toDevice`).
   virtual std::string copyBox(const BoxCopyInfo &copy, bool toDevice) const = 0;
-  /// A statement (block) printed when the scop starts that announces the
-  /// later copy of `copy`'s box to the host, so that the runtime may
-  /// prepare the host memory meanwhile; empty when the target has none.
-  virtual std::string expectCopyToHost(const BoxCopyInfo &copy) const {
-    (void)copy;
-    return "";
-  }
   /// A statement printed after the top-level part of the host code that
   /// holds the last kernel writing the device array `device`, when later
   /// parts follow: its copy to the host, printed once every kernel is

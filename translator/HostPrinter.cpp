@@ -342,18 +342,6 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
   std::string where = quote(scop.loc.str());
   std::ostringstream os;
   printHostBlockSetup(program, region, target, launcher, where, os);
-  // The copies to the host are announced first: the runtime prepares their
-  // host memory while the scop copies in and computes.
-  for (const Transfer &t : program.transfers) {
-    if (!t.toHost || scop.arrays[t.array].rank() == 0)
-      continue;
-    // The whole box, bands or not: its pages are prefaulted.
-    ElementBox whole{t.out.lower, t.out.upper};
-    std::string expect =
-        target.expectCopyToHost(boxCopy(program, t, whole, launcher, where));
-    if (!expect.empty())
-      os << indentLines(expect) << "\n";
-  }
   // Each copy to the device comes just before the first top-level part of
   // the host code whose kernels use the array, so that the host's share of
   // later copies (packing) overlaps the kernels launched before them.

@@ -22,8 +22,6 @@ inline constexpr const char *kCudaCopyBoxesToDevice =
     "polycuda_cuda_copy_boxes_to_device";
 inline constexpr const char *kCudaCopyBoxesToHost =
     "polycuda_cuda_copy_boxes_to_host";
-inline constexpr const char *kCudaExpectBoxToHost =
-    "polycuda_cuda_expect_box_to_host";
 inline constexpr const char *kCudaMarkWritten = "polycuda_cuda_mark_written";
 inline constexpr const char *kCudaCopyToConstant =
     "polycuda_cuda_copy_to_constant";
@@ -63,7 +61,7 @@ inline constexpr const char *kAllNames[] = {
     kCLCopyToHost,   kCLLaunch,     kCLFinish,         kCudaCopyBoxToDevice,
     kCudaCopyBoxToHost, kCudaBeginScop, kCudaEndScop,  kCLCopyBoxToDevice,
     kCLCopyBoxToHost, kCudaPersistentBlocks, kCudaLaunchPersistent,
-    kCudaExpectBoxToHost, kCudaMarkWritten, kCudaCopyToConstant,
+    kCudaMarkWritten, kCudaCopyToConstant,
     kCudaCopyBoxesToDevice, kCudaCopyBoxesToHost, kCLCopyBoxesToDevice,
     kCLCopyBoxesToHost, kCudaPreload};
 

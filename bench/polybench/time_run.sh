@@ -4,14 +4,14 @@
 # KERNELS: names to time (default: all); PARTS: default "time check".
 #   time   each kernel at LARGE with -DPOLYBENCH_TIME (the CUDA context
 #          created before main): before (its code and
-#          runtime), after, and after with POLYCUDA_PREFAULT=1, alternating,
+#          runtime) and after, alternating,
 #          RUNS (default 3) runs each; VARIANTS replaces that list (any other name V runs
 #          gen/KERNEL_V.cu, else the after code, on runtime_V/ when the
-#          carry has it (time_prepare.sh's RUNTIMES), else this runtime;
-#          V_prefault the same with POLYCUDA_PREFAULT=1): PolyBench's
+#          carry has it (time_prepare.sh's RUNTIMES), else this runtime):
+#          PolyBench's
 #          printed region time -> $OUT/time.csv;
-#          PROFILE_RUNS (default 1) more runs of each timed variant
-#          (not the _prefault ones), alternating, with
+#          PROFILE_RUNS (default 1) more runs of each timed variant,
+#          alternating, with
 #          POLYCUDA_PROFILE=1 (before: its code on
 #          this runtime with POLYCUDA_TRANSFERS=plain, the copies its own
 #          runtime made) -> $OUT/profiles.txt
@@ -57,11 +57,11 @@ build() {  # dir name variant
 }
 export -f build
 export carry pb nv
-timed=${VARIANTS:-before after after_prefault}
-# The builds the parts need: each timed variant's code (X_prefault runs
-# X's), and the MEDIUM code for the check.
+timed=${VARIANTS:-before after}
+# The builds the parts need: each timed variant's code, and the MEDIUM
+# code for the check.
 variants=""
-[[ $parts == *time* ]] && variants=$(for v in $timed; do echo "${v%_prefault}"; done | sort -u | xargs)
+[[ $parts == *time* ]] && variants=$(echo $timed | tr ' ' '\n' | sort -u | xargs)
 [[ $parts == *check* ]] && variants="$variants check"
 while read -r dir name; do
   wanted "$name" || continue
@@ -75,15 +75,14 @@ if [[ $parts == *time* ]]; then
     wanted "$name" || continue
     for r in $(seq "${RUNS:-3}"); do
       for v in $timed; do
-        bin=/tmp/pbt/${name}_${v%_prefault}
+        bin=/tmp/pbt/${name}_$v
         [ -x "$bin" ] || { echo "$name,$v,$r,not-built" >> "$out/time.csv"; continue; }
-        pf=0; [[ $v == *_prefault ]] && pf=1
-        s=$(POLYCUDA_PREFAULT=$pf timeout 300 "$bin" 2> /tmp/pbt/err | tail -1)
+        s=$(timeout 300 "$bin" 2> /tmp/pbt/err | tail -1)
         echo "$name,$v,$r,$s" >> "$out/time.csv"
       done
     done
     for p in $(seq "${PROFILE_RUNS:-1}"); do
-      for v in $(for t in $timed; do [[ $t == *_prefault ]] || echo "${t/#before/before_prof}"; done); do
+      for v in $(for t in $timed; do echo "${t/#before/before_prof}"; done); do
         bin=/tmp/pbt/${name}_$v
         [ -x "$bin" ] || continue
         echo "== $name $v" >> "$out/profiles.txt"

@@ -1,7 +1,6 @@
 // cudaMalloc vs cudaMallocAsync from a pre-grown pool: time per call.
 // The sizes: gemver's A, eight 16 KB vectors, deriche's four arrays at
-// LARGE. What the runtime's reserved device memory (POLYCUDA_RESERVE_MIB)
-// rests on:
+// LARGE. What the runtime's reserved device memory rests on:
 //   nvcc -O2 -arch=sm_90 malloc_bench.cu -o ma && ./ma m && ./ma p 256
 // m: cudaMalloc; p MIB: a pool grown by MIB, then cudaMallocAsync.
 #include <cuda_runtime.h>

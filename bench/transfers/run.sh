@@ -2,10 +2,10 @@
 # GPU host half of prepare.sh (needs nvcc, gcc, python3; no isl or Clang):
 #   bash run.sh CARRY [PARTS]          PARTS: default "bench check time"
 #   bench  transfer_bench: malloc'ed arrays 1 MB - 1 GB, both directions,
-#          runtime auto/plain/staged/registered against pageable and pinned
+#          runtime auto/plain/staged against pageable and pinned
 #          cudaMemcpy -> $OUT/transfers.csv
 #   check  every inputs/ program at MEDIUM, run with POLYCUDA_TRANSFERS=plain,
-#          staged, registered and auto, compared with the sequential gcc
+#          staged and auto, compared with the sequential gcc
 #          build -> $OUT/check.csv
 #   time   the timed kernels at LARGE, before (its generated code and
 #          runtime) and after, alternating, 3 runs each: the scop region
@@ -67,7 +67,7 @@ if [[ $parts == *check* ]]; then
     gcc -O2 -std=gnu99 -w -DMEDIUM_DATASET "$input" -o /tmp/xw/$name.seq -lm
     timeout 300 /tmp/xw/$name.seq > /tmp/xw/$name.ref
     rtol=1e-6; [ $name = deriche ] && rtol=1e-4
-    for m in plain staged registered auto; do
+    for m in plain staged auto; do
       if [ ! -x "$bin" ]; then echo "$name,$m,not-built" >> "$out/check.csv"; continue; fi
       POLYCUDA_TRANSFERS=$m timeout 120 "$bin" > /tmp/xw/$name.$m.out 2> /tmp/xw/$name.$m.err
       rc=$?

@@ -2,7 +2,8 @@
 //
 // Benchmark (not a test): copies a malloc'ed (pageable) host array of 1 MB
 // to 1 GB to the device and back with each method of the runtime
-// (polycuda_cuda_copy_box_to_*: auto, plain, staged, registered) and with
+// (polycuda_cuda_copy_box_to_*: auto, plain, staged; registered where the
+// runtime still has it) and with
 // cudaMemcpy from a pinned (cudaHostAlloc) array, the ceiling, in the same
 // run. Each copy is checked once against the data; each time is the median
 // of the repetitions. Prints CSV: direction,method,bytes,median_ms,GB_per_s.
@@ -101,7 +102,9 @@ int main(int argc, char **argv) {
   } methods[] = {{"pageable_cudaMemcpy", POLYCUDA_TRANSFERS_PLAIN},
                  {"auto", POLYCUDA_TRANSFERS_AUTO},
                  {"staged", POLYCUDA_TRANSFERS_STAGED},
+#ifdef POLYCUDA_TRANSFERS_REGISTERED // runtimes before the method went
                  {"registered", POLYCUDA_TRANSFERS_REGISTERED},
+#endif
                  {"pinned_cudaMemcpy", -1}};
   int failures = 0;
   size_t minMb = argc > 2 ? (size_t)atoll(argv[2]) : 1;

@@ -98,25 +98,16 @@ void copyRandomBoxes(StagingPool &pool, unsigned seed, int copies) {
   }
 }
 
-// Half the cores (2 to 8) or POLYCUDA_TRANSFER_THREADS's setting, and never
-// a worker on every core: the caller, which issues the DMAs, keeps one.
+// Half the cores (2 to 8), and never a worker on every core: the caller,
+// which issues the DMAs, keeps one.
 TEST(StagingPool, WorkersLeaveTheCallerACore) {
-  EXPECT_EQ(workerCount(16, nullptr), 8u);
-  EXPECT_EQ(workerCount(128, nullptr), 8u);
-  EXPECT_EQ(workerCount(8, nullptr), 4u);
-  EXPECT_EQ(workerCount(4, nullptr), 2u);
-  EXPECT_EQ(workerCount(2, nullptr), 1u);
-  EXPECT_EQ(workerCount(1, nullptr), 0u);
-  EXPECT_EQ(workerCount(16, "12"), 12u);
-  EXPECT_EQ(workerCount(16, "15"), 15u);
-  EXPECT_EQ(workerCount(16, "16"), 15u);
-  EXPECT_EQ(workerCount(16, "64"), 15u);
-  EXPECT_EQ(workerCount(2, "8"), 1u);
-  for (const char *unset : {"", "0", "-3", "many"})
-    EXPECT_EQ(workerCount(16, unset), 8u) << unset;
-  // Cores not known: the setting or 2, as before.
-  EXPECT_EQ(workerCount(0, nullptr), 2u);
-  EXPECT_EQ(workerCount(0, "6"), 6u);
+  EXPECT_EQ(workerCount(16), 8u);
+  EXPECT_EQ(workerCount(128), 8u);
+  EXPECT_EQ(workerCount(8), 4u);
+  EXPECT_EQ(workerCount(4), 2u);
+  EXPECT_EQ(workerCount(2), 1u);
+  EXPECT_EQ(workerCount(1), 0u);
+  EXPECT_EQ(workerCount(0), 2u); // cores not known
 }
 
 TEST(StagingPool, ChunksAndPiecesCoverTheBoxOnce) {
@@ -148,9 +139,7 @@ TEST(StagingPool, ChunksAndPiecesCoverTheBoxOnce) {
 
 void copyRandomBoxes(unsigned workers, unsigned seed, int copies) {
   StagingPool &pool = newPool();
-  cudaError_t err;
-  const char *what = nullptr;
-  ASSERT_TRUE(pool.create(workers, err, what));
+  ASSERT_TRUE(pool.create(workers));
   copyRandomBoxes(pool, seed, copies);
 }
 
@@ -162,9 +151,7 @@ TEST(StagingPool, EightWorkersCopyRandomBoxes) { copyRandomBoxes(8, 4, 25); }
 // Copies to the device above kStreamingMaxBytes pack with memcpy.
 TEST(StagingPool, LargeCopyToTheDevicePacksWithMemcpy) {
   StagingPool &pool = newPool();
-  cudaError_t err;
-  const char *what = nullptr;
-  ASSERT_TRUE(pool.create(4, err, what));
+  ASSERT_TRUE(pool.create(4));
   size_t bytes = kStreamingMaxBytes + (3u << 20) + 13;
   std::vector<char> host(bytes), device(bytes);
   fill(host, 21);
@@ -188,11 +175,9 @@ TEST(StagingPool, LargeCopyToTheDevicePacksWithMemcpy) {
 TEST(StagingPool, PreparedOnAnotherThreadThenAttached) {
   StagingPool &pool = newPool();
   bool prepared = false;
-  cudaError_t err;
-  const char *what = nullptr;
-  std::thread([&] { prepared = pool.prepare(4, err, what); }).join();
+  std::thread([&] { prepared = pool.prepare(4); }).join();
   ASSERT_TRUE(prepared);
-  ASSERT_TRUE(pool.attach(err, what));
+  ASSERT_TRUE(pool.attach());
   copyRandomBoxes(pool, 5, 20);
 }
 
@@ -201,9 +186,7 @@ TEST(StagingPool, PreparedOnAnotherThreadThenAttached) {
 // and warmed while spinning, the pool copies as before.
 TEST(StagingPool, WarmedWorkersCopy) {
   StagingPool &pool = newPool();
-  cudaError_t err;
-  const char *what = nullptr;
-  ASSERT_TRUE(pool.create(4, err, what));
+  ASSERT_TRUE(pool.create(4));
   for (int round = 0; round < 3; ++round) {
     // Idle past kSpinBeforeSleep: the workers sleep.
     std::this_thread::sleep_for(kSpinBeforeSleep * 3);
@@ -219,9 +202,7 @@ TEST(StagingPool, WarmedWorkersCopy) {
 // the host in between must see every byte of the earlier ones.
 TEST(StagingPool, BackToBackCopiesShareTheRing) {
   StagingPool &pool = newPool();
-  cudaError_t err;
-  const char *what = nullptr;
-  ASSERT_TRUE(pool.create(3, err, what));
+  ASSERT_TRUE(pool.create(3));
   std::mt19937 random(9);
   for (int round = 0; round < 6; ++round) {
     std::vector<std::vector<char>> hosts, devices;
@@ -281,9 +262,7 @@ TEST(StagingPool, StreamingCopyEqualsMemcpy) {
 
 TEST(StagingPool, FailedCopyIsReported) {
   StagingPool &pool = newPool();
-  cudaError_t err;
-  const char *what = nullptr;
-  ASSERT_TRUE(pool.create(4, err, what));
+  ASSERT_TRUE(pool.create(4));
   for (bool toDevice : {true, false}) {
     // Copies queued before the failure still run later: the arrays outlive
     // the test, as the runtime exits at a failure instead.
