@@ -42,19 +42,32 @@ bool isPointerArithmetic(const clang::Expr *e) {
 }
 
 /// How an expression kind that BodyBuilder::value refuses is named in
-/// diagnostics.
-std::string describeExpr(const clang::Expr *e) {
+/// diagnostics, in C's terms; `text` is `e` as written.
+std::string describeExpr(const clang::Expr *e, const std::string &text) {
   if (auto *bin = dyn_cast<BinaryOperator>(e)) {
     if (bin->isAssignmentOp())
       return "an assignment inside an expression";
     if (bin->getOpcode() == BO_Comma)
       return "the comma operator";
   }
-  if (auto *un = dyn_cast<UnaryOperator>(e))
+  if (auto *un = dyn_cast<UnaryOperator>(e)) {
     if (un->isIncrementDecrementOp())
       return "'" + UnaryOperator::getOpcodeStr(un->getOpcode()).str() +
              "' inside an expression";
-  return std::string("'") + e->getStmtClassName() + "'";
+    return "the operator '" +
+           UnaryOperator::getOpcodeStr(un->getOpcode()).str() + "'";
+  }
+  if (isa<BinaryConditionalOperator>(e))
+    return "the GNU operator '?:' without a middle operand";
+  if (isa<StmtExpr>(e))
+    return "a statement expression";
+  if (isa<StringLiteral>(e))
+    return "a string literal";
+  if (isa<CompoundLiteralExpr>(e))
+    return "a compound literal";
+  if (isa<ImaginaryLiteral>(e))
+    return "a complex number";
+  return "the expression '" + text + "'";
 }
 
 } // namespace
@@ -199,12 +212,13 @@ ExprPtr BodyBuilder::value(const clang::Expr *e) {
   if (auto *c = dyn_cast<CStyleCastExpr>(e))
     return explicitCast(c);
   refusePointerUse(e);
+  refuseStructField(e);
   if (ExprPtr n = operation(e))
     return n;
   if (auto *c = dyn_cast<CallExpr>(e))
     return mathCall(c);
-  state.fail(e->getBeginLoc(), Diag::UnsupportedExpression, describeExpr(e),
-             e->getSourceRange());
+  state.fail(e->getBeginLoc(), Diag::UnsupportedExpression,
+             describeExpr(e, state.text(e)), e->getSourceRange());
 }
 
 /// An integer, floating or character literal, or null.
@@ -440,6 +454,7 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
   const VarDecl *var = varOf(base);
   if (!var) {
     refusePointerUse(base);
+    refuseStructField(base);
     state.fail(base->getBeginLoc(), Diag::UnsupportedExpression,
                "'" + state.text(base) + "'", base->getSourceRange());
   }
@@ -533,6 +548,14 @@ void BodyBuilder::refusePointerUse(const clang::Expr *e) {
     state.fail(e->getBeginLoc(), Diag::PointerAccess, state.text(operand),
                e->getSourceRange());
   }
+}
+
+/// Fails if `e` is a field of a struct or union (`p.x`, `g->val`,
+/// `P[i].x`).
+void BodyBuilder::refuseStructField(const clang::Expr *e) {
+  if (isa<MemberExpr>(e->IgnoreParenImpCasts()))
+    state.fail(e->getBeginLoc(), Diag::StructField, state.text(e),
+               e->getSourceRange());
 }
 
 } // namespace polycuda::translator::scopbuilder

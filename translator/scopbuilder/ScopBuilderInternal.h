@@ -284,6 +284,7 @@ private:
   polyhedral::ExprPtr scalarWrite(const clang::VarDecl *var);
   bool isArrayOrScalarRef(const clang::Expr *e);
   void refusePointerUse(const clang::Expr *e);
+  void refuseStructField(const clang::Expr *e);
   [[noreturn]] void refuseExpressionStatement(const clang::Expr *e);
 };
 
