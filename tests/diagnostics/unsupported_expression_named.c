@@ -1,5 +1,14 @@
 // Expressions that stay refused are named in C's terms, not after Clang's
 // AST nodes.
+void vla(int n, int m, double A[100]) {
+  int i;
+  double v[m];
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = sizeof(v); // expected-error {{'sizeof' of a variable-length array is not supported in a scop statement}}
+#pragma endscop
+}
+
 void gnu_conditional(int n, double A[100]) {
   int i;
 #pragma scop

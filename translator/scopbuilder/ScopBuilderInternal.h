@@ -270,6 +270,7 @@ private:
 
   polyhedral::ExprPtr value(const clang::Expr *e);
   polyhedral::ExprPtr literal(const clang::Expr *e);
+  polyhedral::ExprPtr integerLiteral(uint64_t value, clang::QualType type);
   polyhedral::ExprPtr reference(const clang::DeclRefExpr *ref);
   polyhedral::ExprPtr asDeclared(polyhedral::ExprPtr n,
                                  const clang::VarDecl *var);
