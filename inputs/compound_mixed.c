@@ -6,8 +6,11 @@
  * `UL[i] |= C8[i]` converts a negative char to unsigned long, `C8[i] +=
  * UL[i]` stores an unsigned long sum into a char, `I[i] *= 2.5` and
  * `F[i] *= 1.5` compute in double.  Local scalars (private to each
- * iteration) are updated in place, and an FNV-1a hash and an accumulator
- * are carried by the loop (sequential) and read after the scop.  No signed
+ * iteration) are updated in place; `|=`, `^=` and `&=` reduce a loop into
+ * scalars and an inner loop into elements (the threads of a block share
+ * them, with the identities 0, 0 and all ones); an FNV-1a hash and an
+ * accumulator are carried by the loop (sequential).  The scalars are read
+ * after the scop.  No signed
  * operation overflows, no shift reaches its type's width or shifts a
  * negative value, no divisor is zero (gcc -fsanitize=undefined finds
  * nothing).  compound_ops.c has every operator on each integer width.
@@ -83,9 +86,12 @@ static void kernel_compound_mixed(int n, signed char C8[N],
                                   unsigned char U8[N], unsigned short U16[N],
                                   int I[N], unsigned U[N], long L[N],
                                   unsigned long UL[N], float F[N],
-                                  DATA_TYPE D[N], unsigned long out[2])
+                                  DATA_TYPE D[N], unsigned long out[5])
 {
-  int i;
+  int i, j;
+  unsigned any = 0;
+  long par = 0;
+  unsigned long all = ~0ul;
   unsigned h = 2166136261u;
   long acc = 1;
 
@@ -128,6 +134,17 @@ static void kernel_compound_mixed(int n, signed char C8[N],
     s--;
     L[i] = s;
   }
+  /* bitwise reductions: into scalars over a loop, into an element over
+     the inner loop */
+  for (i = 0; i < n; i++)
+    any |= U[i] & 0xf0f0f0u;
+  for (i = 0; i < n; i++)
+    par ^= L[i];
+  for (i = 0; i < n; i++)
+    all &= UL[i] | 0x8000000000000001ul;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      U16[i] ^= (unsigned short)(i * j + j);
   /* carried by the loop: an FNV-1a hash and an accumulator */
   for (i = 0; i < n; i++) {
     h ^= U8[i];
@@ -139,6 +156,9 @@ static void kernel_compound_mixed(int n, signed char C8[N],
 #pragma endscop
   out[0] = h;
   out[1] = acc;
+  out[2] = any;
+  out[3] = par;
+  out[4] = all;
 }
 
 int main(void)
@@ -149,7 +169,7 @@ int main(void)
   static int I[N];
   static unsigned U[N];
   static long L[N];
-  static unsigned long UL[N], out[2], w[N];
+  static unsigned long UL[N], out[5], w[N];
   static float F[N];
   static DATA_TYPE D[N], Fd[N];
   int i;
@@ -181,7 +201,7 @@ int main(void)
   WORDS("U", U, 0);
   WORDS("L", L, 1);
   WORDS("UL", UL, 0);
-  print_words("out", out, 0, 2);
+  print_words("out", out, 0, 5);
   for (i = 0; i < N; i++)
     Fd[i] = F[i];
   print_array("F", Fd, N);
