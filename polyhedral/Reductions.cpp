@@ -107,6 +107,12 @@ const char *reductionOpName(char op) {
     return "max";
   case '<':
     return "min";
+  case '&':
+    return "&";
+  case '|':
+    return "|";
+  case '^':
+    return "^";
   default:
     return "+";
   }
@@ -123,8 +129,10 @@ std::optional<ReductionForm> reductionForm(const Statement &stmt) {
     return std::nullopt;
   std::set<unsigned> inRhs;
   accessesIn(stmt.rhs, inRhs);
-  if (stmt.op == "+=" || stmt.op == "-=" || stmt.op == "*=") {
-    form.op = stmt.op == "*=" ? '*' : '+';
+  static const std::set<std::string> compound = {"+=", "-=", "*=",
+                                                  "&=", "|=", "^="};
+  if (compound.count(stmt.op)) {
+    form.op = stmt.op == "-=" ? '+' : stmt.op[0];
     // The compound assignment's read of x: the access no node refers to.
     for (unsigned i = 0; i < stmt.accesses.size(); ++i) {
       if (i == form.write || inRhs.count(i))

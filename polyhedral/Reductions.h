@@ -21,10 +21,12 @@ namespace polycuda::polyhedral {
 /// operation: `x += e`, `x -= e`, `x *= e`, `x = x + e`, `x = e + x`,
 /// `x = x - e`, `x = x * e`, `x = e * x`, and the maxima and minima
 /// `x = (x > e) ? x : e` (any comparison of x and e choosing one of them),
-/// `x = fmax(x, e)`, `x = fmin(e, x)` (x an affine reference, e not
-/// reading x through `references`).
+/// `x = fmax(x, e)`, `x = fmin(e, x)`, and the bitwise `x &= e`, `x |= e`,
+/// `x ^= e` (x an affine reference, e not reading x through `references`).
 struct ReductionForm {
-  /// '+' (also for subtractions), '*', '>' (maximum) or '<' (minimum).
+  /// '+' (also for subtractions), '*', '>' (maximum), '<' (minimum), or
+  /// '&', '|', '^' (integer x: C converts `x | e` back to x's type by its
+  /// low bits, which the bitwise operations compute alike in any order).
   char op = '+';
   /// The accesses of x: its write and the reads of its old value.
   std::vector<unsigned> references;
@@ -34,7 +36,7 @@ struct ReductionForm {
   std::vector<unsigned> others;
 };
 
-/// "+", "*", "max" or "min" for ReductionForm::op.
+/// "+", "*", "max", "min", "&", "|" or "^" for ReductionForm::op.
 const char *reductionOpName(char op);
 
 /// The reduction form of `stmt`, if it has one.

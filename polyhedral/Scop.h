@@ -142,7 +142,9 @@ struct Statement {
   /// constant dimensions), outermost first; size = iterators.size() + 1.
   std::vector<int> beta;
   ExprPtr lhs;    ///< An ArrayRef.
-  std::string op; ///< "=", "+=", "-=", "*=", "/=".
+  /// "=" or a compound assignment operator of C ("+=", "%=", "<<=", ...),
+  /// printed as written (see BodyBuilder::assignment).
+  std::string op;
   ExprPtr rhs;
   SourceLoc loc;
 };

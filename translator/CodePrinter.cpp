@@ -395,8 +395,19 @@ std::string printStatement(
     const ScaledReference &scaled) {
   BodyPrinter printer{scop,    stmt,      iterators, arrayRef, mathName,
                       product, reference, scaled};
-  return printer.print(*stmt.lhs) + " " + stmt.op + " " +
-         printer.print(*stmt.rhs) + ";";
+  std::string lhs = printer.print(*stmt.lhs), rhs = printer.print(*stmt.rhs);
+  // `x *= v` multiplies in the type of `x * v` like a product in an
+  // expression: where products are printed as calls that are never fused
+  // into an FMA (--fp-contract=off), so is this one, else nvcc would fuse
+  // it with an addition of a later statement.
+  if (stmt.op == "*=" && product) {
+    polyhedral::ElemType type = common(typeOf(scop, stmt, *stmt.lhs),
+                                       typeOf(scop, stmt, *stmt.rhs));
+    std::string fn = isFloating(type) ? product(type) : "";
+    if (!fn.empty())
+      return lhs + " = " + fn + "(" + lhs + ", " + rhs + ");";
+  }
+  return lhs + " " + stmt.op + " " + rhs + ";";
 }
 
 void printUserStatement(

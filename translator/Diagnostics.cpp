@@ -82,6 +82,10 @@ DiagInfo infoOf(Diag diag) {
   case Diag::PointerArithmetic:
     return {L::Error, "pointer arithmetic '%0' is not supported in a scop; "
                       "index an array parameter instead, such as 'A[i + 1]'"};
+  case Diag::StructField:
+    return {L::Error, "struct fields ('%0') are not supported in a scop yet; "
+                      "copy the field to a local scalar or array before the "
+                      "scop (and back after it)"};
   case Diag::ParameterWritten:
     return {L::Error, "integer variable '%0' is written in the scop and used "
                       "in a loop bound, a condition or an array size"};

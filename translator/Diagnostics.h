@@ -38,6 +38,7 @@ enum class Diag {
   UnsupportedType,
   PointerAccess,
   PointerArithmetic,
+  StructField,
   ParameterWritten,
   UnknownArrayExtent,
   ScopNotInFunction,

@@ -208,12 +208,33 @@ std::string combined(char op, const std::string &a, const std::string &b) {
   return a + " " + std::string(1, op) + " " + b;
 }
 
+/// The integer value of `type` whose bits are all set (the identity of
+/// `&`).
+std::string allOnes(ElemType type) {
+  switch (type) {
+  case ElemType::UChar:
+    return "255";
+  case ElemType::UShort:
+    return "65535";
+  case ElemType::UInt:
+    return "4294967295u";
+  case ElemType::ULong:
+    return "18446744073709551615ul";
+  default:
+    return "(-1)";
+  }
+}
+
 /// The identity of a reduction's operation on `type` values.
 std::string identity(char op, ElemType type, const GpuTarget &target) {
   if (op == '+')
     return "0";
   if (op == '*')
     return "1";
+  if (op == '|' || op == '^')
+    return "0";
+  if (op == '&')
+    return allOnes(type);
   bool max = op == '>'; // the identity of a maximum is the lowest value
   switch (type) {
   case ElemType::Float:

@@ -351,6 +351,51 @@ def iternary(cmp, a, b, same):
                  t, min(alo, blo), max(ahi, bhi))
 
 
+def idivide(op, a, b):
+    """a / b or a % b for a divisor b whose interval (in the common type)
+    excludes zero, or None (zero possible, or the signed quotient
+    overflows). C truncates toward zero: a % b has the sign of a."""
+    t = common(a.t, b.t)
+    alo, ahi = iconvert(a.lo, a.hi, t)
+    blo, bhi = iconvert(b.lo, b.hi, t)
+    if blo <= 0 <= bhi:
+        return None
+    text = "(%s %s %s)" % (a.text, op, b.text)
+    neg = bhi < 0
+    if neg:
+        blo, bhi = -bhi, -blo
+    if op == "%":
+        return ifit(t, max(alo, -(bhi - 1)) if alo < 0 else 0,
+                    min(ahi, bhi - 1) if ahi > 0 else 0, text)
+    lo = tdiv(alo, blo) if alo < 0 else tdiv(alo, bhi)
+    hi = tdiv(ahi, blo) if ahi >= 0 else tdiv(ahi, bhi)
+    if neg:
+        lo, hi = -hi, -lo
+    return ifit(t, lo, hi, text)
+
+
+def icompound(op, cur, e):
+    """The value of `cur op= e` in the computation type (cur promoted, or
+    the usual arithmetic conversions of cur and e; for shifts, cur's
+    promoted type), before it is converted back to cur's type: an IExpr
+    (text unused), or None where C's computation may be undefined."""
+    if op in ("<<", ">>"):
+        # e: an amount in [e.lo, e.hi], 0 <= e.lo, e.hi < the width
+        width = INT_TYPES[promote(cur.t)][0]
+        if e.lo < 0 or e.hi >= width:
+            return None
+        res = ishift(op, cur, e.hi)
+        if res is None:
+            return None
+        if op == "<<":
+            return IExpr(res.text, res.t, min(res.lo, cur.lo), res.hi)
+        return IExpr(res.text, res.t, min(res.lo, cur.lo >> e.hi),
+                     max(res.hi, cur.hi))
+    if op in ("/", "%"):
+        return idivide(op, cur, e)
+    return ibinary(op, cur, e)
+
+
 # --------------------------------------------------------------------------
 
 
@@ -387,6 +432,12 @@ class Gen:
         self.r7 = random.Random(seed * 2750159 + 13)
         self.r8 = random.Random(seed * 3497861 + 19)
         self.r9 = random.Random(seed * 4256233 + 23)
+        # Compound assignments of every operator and ++/-- on the integer
+        # objects and on integer locals (tenth stream): Gen.icompound
+        # replaces some of the ninth stream's statements, which it still
+        # draws.
+        self.r10 = random.Random(seed * 5800079 + 29)
+        self.n_locals = 0
 
     def chance(self, p):
         return self.r.random() < p
@@ -1630,7 +1681,155 @@ class Gen:
 
     def istatement(self, env, loopvars, count, r, plain=False):
         """One statement on an integer object (or a double array from an
-        integer value); count: instances of it (a bound)."""
+        integer value); count: instances of it (a bound). From the tenth
+        stream, sometimes a compound assignment instead (the ninth stream's
+        statement is drawn all the same)."""
+        text = self.istatement9(env, loopvars, count, r, plain)
+        r10 = self.r10
+        if r10.random() < 0.35:
+            alt = self.icompound_statement(env, loopvars, count, plain)
+            if alt is not None:
+                return alt
+        return text
+
+    # Compound assignment operators drawn by icompound_statement.
+    COMPOUND_OPS = ["%", "%", "/", "&", "|", "^", "&", "|", "^", "<<", ">>",
+                    "<<", ">>", "+", "-", "*", "++", "--"]
+
+    def ioperand(self, op, cur, env, loopvars, r):
+        """The right operand of `cur op= e` (a shift amount below the
+        width of cur's promoted type, a divisor that is never zero), or
+        None."""
+        depth = r.choice([0, 1, 1, 2])
+        if op in ("<<", ">>"):
+            width = INT_TYPES[promote(cur.t)][0]
+            if r.random() < 0.5:
+                c = r.randint(0, width - 1)
+                return IExpr(str(c), "int", c, c)
+            mask = r.choice([1, 3, 7, 15, 31, 63])
+            while mask >= width:
+                mask >>= 1
+            e = self.iexpr(env, loopvars, depth, r)
+            # e & mask is in [0, mask] whatever e's sign (two's complement)
+            return IExpr("(%s & %d)" % (e.text, mask), e.t, 0, mask)
+        if op in ("/", "%"):
+            if r.random() < 0.5:
+                c = self.iconst(r, r.choice([1, 1, 2, 3]))
+                if r.random() < 0.3 and c.t == "int":
+                    return IExpr("(-%s)" % c.text, "int", -c.lo, -c.hi)
+                return c
+            k = r.randint(2, 9)
+            m = ibinary("%", self.iexpr(env, loopvars, depth, r),
+                        IExpr(str(k), "int", k, k))
+            return ibinary("+", m, IExpr(str(k), "int", k, k))
+        return self.iexpr(env, loopvars, depth, r)
+
+    def icompound_update(self, cur, wide, count, acc_name, env, loopvars, r):
+        """`cur op= e` (or ++/--) as text, or None: the result converted back
+        to cur's type stays where the ninth stream keeps that object. `wide`:
+        cur is an int/long/long long object that may be updated `count`
+        times: its value stays within its bound (stores reduce the
+        magnitude, or add at most acc_bound() like the accumulations, which
+        are counted under `acc_name`)."""
+        op = r.choice(self.COMPOUND_OPS)
+        one = IExpr("1", "int", 1, 1)
+        if op in ("++", "--"):
+            e, sym = one, "+" if op == "++" else "-"
+        else:
+            e, sym = self.ioperand(op, cur, env, loopvars, r), op
+            if e is None:
+                return None
+        res = icompound(sym, cur, e)
+        if res is None:
+            return None
+        if wide is not None and \
+                self.icompound_store(cur, sym, e, res, wide, count, acc_name) is None:
+            return None
+        lhs = cur.text
+        if op == "++":
+            return r.choice(["%s++", "++%s"]) % lhs
+        if op == "--":
+            return r.choice(["%s--", "--%s"]) % lhs
+        return "%s %s= %s" % (lhs, op, e.text)
+
+    def icompound_statement(self, env, loopvars, count, plain):
+        """A compound assignment on an integer object, or a block that
+        declares an integer local, updates it and stores it into an
+        object; None when the draws give none."""
+        r = self.r10
+        o = r.choice(self.iobjs)
+        lhs = o.name + "".join(
+            "[%s]" % self.stream(r, lambda: self.subscript(self.sizes[d], env, loopvars))
+            for d in o.dims)
+        cur = IExpr(lhs, o.type, *o.read_range())
+        wide = o if o.wide_signed() else None
+        if plain or r.random() < 0.7:
+            return self.icompound_update(cur, wide, count, o.name, env,
+                                         loopvars, r)
+        # { T cs = e0; cs op= e; ...; lhs op= cs; }: the local's interval
+        # is exact, so its updates need no bound of their own.
+        t = r.choice(ACCEPTED_INT_TYPES)
+        name = "cs%d" % self.n_locals
+        self.n_locals += 1
+        e0 = self.iexpr(env, loopvars, r.choice([1, 2]), r)
+        lo, hi = iconvert(e0.lo, e0.hi, t)
+        local = IExpr(name, t, lo, hi)
+        lines = ["{ %s %s = %s" % (t, name, e0.text)]
+        for _ in range(r.randint(1, 3)):
+            op = r.choice(self.COMPOUND_OPS)
+            if op in ("++", "--"):
+                e, sym = IExpr("1", "int", 1, 1), op[0]
+            else:
+                e, sym = self.ioperand(op, local, env, loopvars, r), op
+            res = icompound(sym, local, e) if e is not None else None
+            if res is None:
+                continue
+            lo, hi = iconvert(res.lo, res.hi, t)
+            local = IExpr(name, t, lo, hi)
+            lines.append(("%s%s" % (name, op)) if op in ("++", "--")
+                         else "%s %s= %s" % (name, op, e.text))
+        # the object gets the local's value through one more update
+        for _ in range(4):
+            sym = r.choice(["+", "-", "^", "|", "&", "%", "/", "*"])
+            e = local
+            if sym in ("/", "%"):
+                e = ibinary("+", ibinary("%", local, IExpr("7", "int", 7, 7)),
+                            IExpr("8", "int", 8, 8))
+                if e is None:
+                    continue
+                e = IExpr(e.text, e.t, e.lo, e.hi)
+            res = icompound(sym, cur, e)
+            if res is None:
+                continue
+            if wide is not None:
+                u = self.icompound_store(cur, sym, e, res, wide, count, o.name)
+                if u is None:
+                    continue
+            lines.append("%s %s= %s" % (lhs, sym, e.text))
+            return "; ".join(lines) + "; }"
+        return None
+
+    def icompound_store(self, cur, sym, e, res, wide, count, acc_name):
+        """Whether `cur sym= e` keeps a wide signed object in its bound
+        (the rules of icompound_update); counts accumulations."""
+        t = res.t
+        if not INT_TYPES[t][1]:
+            return None  # a negative cur would be converted to unsigned
+        elo, ehi = iconvert(e.lo, e.hi, t)
+        if sym in ("/", "%"):
+            return True
+        if sym == "&" and 0 <= elo and ehi <= wide.store_range()[1]:
+            return True
+        if sym in ("+", "-", "|", "^") and 0 <= elo and ehi <= wide.acc_bound():
+            used = self.iacc.get(acc_name, 0)
+            if used + count > ACC_INSTANCES:
+                return None
+            self.iacc[acc_name] = used + count
+            return True
+        return None
+
+    def istatement9(self, env, loopvars, count, r, plain=False):
+        """The ninth stream's statement (see istatement)."""
         objs = self.iobjs
         depth = r.choice([1, 2, 2, 3, 3])
         if not plain and r.random() < 0.1:

@@ -210,6 +210,8 @@ void mixed(int n, float x[64], double y[64], double z[64]) {
     x[i] = x[i] * x[i] + 1.0f;
     y[i] = y[i] * z[i] + x[i] * 2;
     z[i] = (double)(i * 3) + y[i];
+    x[i] *= 0.5;
+    y[i] *= x[i];
   }
 #pragma endscop
 }
@@ -223,6 +225,10 @@ void mixed(int n, float x[64], double y[64], double z[64]) {
   EXPECT_CONTAINS(cuda, "], 2)");
   EXPECT_CONTAINS(cuda, "+ __fmul_rn(x[");
   EXPECT_CONTAINS(cuda, ") * 3)");
+  // `x *= v` in the type of `x * v`: float * double is double.
+  EXPECT_CONTAINS(cuda, "] = __dmul_rn(x[");
+  EXPECT_CONTAINS(cuda, "] = __dmul_rn(y[");
+  EXPECT_EQ(std::string::npos, cuda.find("*=")) << cuda;
   std::string opencl = printGpu(*translator::makeOpenCLTarget(false));
   EXPECT_CONTAINS(opencl, "#pragma OPENCL FP_CONTRACT OFF");
   EXPECT_EQ(std::string::npos, opencl.find("_rn(")) << opencl;

@@ -732,6 +732,38 @@ void g(int n, int m, double A[50][60], double x[60], double p[50],
   EXPECT_EQ(0u, found.count("S7"));
 }
 
+TEST_F(ExplainTest, BitwiseCompoundAssignmentsAreReductions) {
+  const char *code = R"(
+void g(int n, int m, unsigned A[50][60], unsigned o[50], long x[50],
+       unsigned char a[50], int r[50]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      o[i] |= A[i][j];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      x[i] ^= A[i][j] << 3;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      a[i] &= A[i][j] + 1;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      r[i] %= A[i][j] + 1;
+#pragma endscop
+}
+)";
+  json::Value value = report("bitwise.c", code);
+  std::map<std::string, const json::Object *> found = reductionsOf(scop(value));
+  ASSERT_EQ(1u, found.count("S0"));
+  EXPECT_EQ("|", str(found["S0"]->getObject("reduction")->get("operation")));
+  ASSERT_EQ(1u, found.count("S1"));
+  EXPECT_EQ("^", str(found["S1"]->getObject("reduction")->get("operation")));
+  ASSERT_EQ(1u, found.count("S2"));
+  EXPECT_EQ("&", str(found["S2"]->getObject("reduction")->get("operation")));
+  // A remainder does not associate.
+  EXPECT_EQ(0u, found.count("S3"));
+}
+
 TEST_F(ExplainTest, NonAffineReferencesAreMayAccessesOfTheWholeArray) {
   const char *code = R"(
 void g(int n, double x[100], double y[100], int idx[100], int h[16]) {

@@ -366,6 +366,53 @@ void f(int n, double A[n], double B[n]) {
   EXPECT_EQ((std::vector<int>{0, 1}), s1.beta);
 }
 
+TEST_F(ScopBuilderTest, EveryCompoundAssignmentReadsAndWritesItsTarget) {
+  const Scop &scop = parseOne(R"(
+void f(int n, unsigned A[n], long B[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    int s = 5;
+    A[i] += B[i];
+    A[i] -= B[i];
+    A[i] *= B[i];
+    A[i] /= B[i];
+    A[i] %= B[i];
+    A[i] &= B[i];
+    A[i] |= B[i];
+    A[i] ^= B[i];
+    A[i] <<= B[i];
+    A[i] >>= B[i];
+    s %= 3;
+    s--;
+  }
+#pragma endscop
+}
+)");
+  const std::vector<std::string> ops = {"=",  "+=", "-=", "*=", "/=",  "%=",
+                                        "&=", "|=", "^=", "<<=", ">>=", "%=",
+                                        "-="};
+  ASSERT_EQ(ops.size(), scop.statements.size()) << scop.str();
+  for (unsigned k = 1; k < ops.size(); ++k) {
+    const Statement &s = stmt(scop, k);
+    EXPECT_EQ(ops[k], s.op) << "statement " << k;
+    bool onScalar = k + 2 >= ops.size();
+    isl::set domain(ctx(), "[n] -> { " + s.name + "[i] : 0 <= i < n }");
+    isl::map target(ctx(), onScalar
+                               ? "[n] -> { " + s.name + "[i] -> s[] }"
+                               : "[n] -> { " + s.name + "[i] -> A[i] }");
+    target = target.intersect_domain(domain);
+    std::vector<isl::map> writes = accessesOf(s, Access::Kind::MustWrite);
+    ASSERT_EQ(1u, writes.size()) << "statement " << k;
+    EXPECT_ISL_EQ(target, writes[0]);
+    // The target is read first (read-modify-write), and B[i] with it.
+    std::vector<isl::map> reads = accessesOf(s, Access::Kind::Read);
+    ASSERT_EQ(onScalar ? 1u : 2u, reads.size()) << "statement " << k;
+    EXPECT_TRUE(std::any_of(reads.begin(), reads.end(),
+                            [&](const isl::map &m) { return m.is_equal(target); }))
+        << "statement " << k;
+  }
+}
+
 TEST_F(ScopBuilderTest, StatementAfterALoopIsOrderedAfterIt) {
   const Scop &scop = parseOne(R"(
 void f(int n, double A[n], double x[1]) {

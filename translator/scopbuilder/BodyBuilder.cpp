@@ -42,19 +42,36 @@ bool isPointerArithmetic(const clang::Expr *e) {
 }
 
 /// How an expression kind that BodyBuilder::value refuses is named in
-/// diagnostics.
-std::string describeExpr(const clang::Expr *e) {
+/// diagnostics, in C's terms; `text` is `e` as written.
+std::string describeExpr(const clang::Expr *e, const std::string &text) {
   if (auto *bin = dyn_cast<BinaryOperator>(e)) {
     if (bin->isAssignmentOp())
       return "an assignment inside an expression";
     if (bin->getOpcode() == BO_Comma)
       return "the comma operator";
   }
-  if (auto *un = dyn_cast<UnaryOperator>(e))
+  if (auto *un = dyn_cast<UnaryOperator>(e)) {
     if (un->isIncrementDecrementOp())
       return "'" + UnaryOperator::getOpcodeStr(un->getOpcode()).str() +
              "' inside an expression";
-  return std::string("'") + e->getStmtClassName() + "'";
+    return "the operator '" +
+           UnaryOperator::getOpcodeStr(un->getOpcode()).str() + "'";
+  }
+  if (auto *trait = dyn_cast<UnaryExprOrTypeTraitExpr>(e))
+    return trait->getKind() == UETT_SizeOf
+               ? "'sizeof' of a variable-length array"
+               : "'" + text + "'";
+  if (isa<BinaryConditionalOperator>(e))
+    return "the GNU operator '?:' without a middle operand";
+  if (isa<StmtExpr>(e))
+    return "a statement expression";
+  if (isa<StringLiteral>(e))
+    return "a string literal";
+  if (isa<CompoundLiteralExpr>(e))
+    return "a compound literal";
+  if (isa<ImaginaryLiteral>(e))
+    return "a complex number";
+  return "the expression '" + text + "'";
 }
 
 } // namespace
@@ -82,20 +99,19 @@ void BodyBuilder::assignment(polyhedral::Statement &stmt, const clang::Expr *e,
   }
   if (auto *bin = dyn_cast<BinaryOperator>(e)) {
     if (bin->isAssignmentOp() && isArrayOrScalarRef(bin->getLHS())) {
-      switch (bin->getOpcode()) {
-      case BO_Assign: stmt.op = "="; break;
-      case BO_AddAssign: stmt.op = "+="; break;
-      case BO_SubAssign: stmt.op = "-="; break;
-      case BO_MulAssign: stmt.op = "*="; break;
-      case BO_DivAssign: stmt.op = "/="; break;
-      default:
-        state.fail(e->getBeginLoc(), Diag::UnsupportedStatement,
-                   "compound assignment '" +
-                       BinaryOperator::getOpcodeStr(bin->getOpcode()).str() +
-                       "'");
-      }
+      // Every compound assignment is printed as written. C computes
+      // `x op= v` in the type of `x op v` (the computation types of
+      // CompoundAssignOperator; for shifts, x's promoted type) and converts
+      // the result back to x's type. The printed x keeps its type, and so
+      // does v, except that iterators and parameters are `long` (unsigned
+      // int and unsigned long ones are cast back: asDeclared): computing
+      // in `long` instead of int gives the same value wherever C's does
+      // not overflow, and a conversion of v to an unsigned computation
+      // type is printed (implicitCast). So every target computes what C
+      // does, unsigned wrap-around included.
+      stmt.op = BinaryOperator::getOpcodeStr(bin->getOpcode()).str();
       stmt.rhs = value(rhsValue ? rhsValue : bin->getRHS());
-      stmt.lhs = writeRef(bin->getLHS(), stmt.op != "=");
+      stmt.lhs = writeRef(bin->getLHS(), bin->isCompoundAssignmentOp());
       return;
     }
   }
@@ -199,29 +215,23 @@ ExprPtr BodyBuilder::value(const clang::Expr *e) {
   if (auto *c = dyn_cast<CStyleCastExpr>(e))
     return explicitCast(c);
   refusePointerUse(e);
+  refuseStructField(e);
   if (ExprPtr n = operation(e))
     return n;
   if (auto *c = dyn_cast<CallExpr>(e))
     return mathCall(c);
-  state.fail(e->getBeginLoc(), Diag::UnsupportedExpression, describeExpr(e),
-             e->getSourceRange());
+  state.fail(e->getBeginLoc(), Diag::UnsupportedExpression,
+             describeExpr(e, state.text(e)), e->getSourceRange());
 }
 
-/// An integer, floating or character literal, or null.
+/// An integer, floating or character literal, a constant `sizeof` or
+/// `_Alignof`, or null.
 ExprPtr BodyBuilder::literal(const clang::Expr *e) {
-  if (auto *lit = dyn_cast<IntegerLiteral>(e)) {
-    ExprPtr n = makeExpr(Expr::Kind::IntLit);
-    n->literal = std::to_string(lit->getValue().getZExtValue());
-    // The literal's type decides C's conversions (`u - 5u` wraps, `u - 5L`
-    // does not); long is 64 bits on every target (long long is not
-    // OpenCL).
-    QualType type = lit->getType();
-    if (type->isUnsignedIntegerType())
-      n->literal += "u";
-    if (state.ast.getIntWidth(type) > 32)
-      n->literal += "l";
-    return n;
-  }
+  if (auto *lit = dyn_cast<IntegerLiteral>(e))
+    return integerLiteral(lit->getValue().getZExtValue(), lit->getType());
+  if (auto *trait = dyn_cast<UnaryExprOrTypeTraitExpr>(e))
+    if (std::optional<llvm::APSInt> value = state.constantOf(trait))
+      return integerLiteral(value->getZExtValue(), trait->getType());
   if (auto *lit = dyn_cast<FloatingLiteral>(e)) {
     // A long double literal (0.1L) would be printed, and computed with,
     // as a double: refused like a long double cast.
@@ -246,6 +256,20 @@ ExprPtr BodyBuilder::literal(const clang::Expr *e) {
     return n;
   }
   return nullptr;
+}
+
+/// The integer literal `value` of integer type `type`.
+ExprPtr BodyBuilder::integerLiteral(uint64_t value, QualType type) {
+  ExprPtr n = makeExpr(Expr::Kind::IntLit);
+  n->literal = std::to_string(value);
+  // The literal's type decides C's conversions (`u - 5u` wraps, `u - 5L`
+  // does not); long is 64 bits on every target (long long is not
+  // OpenCL).
+  if (type->isUnsignedIntegerType())
+    n->literal += "u";
+  if (state.ast.getIntWidth(type) > 32)
+    n->literal += "l";
+  return n;
 }
 
 /// An enumerator, a loop iterator, a parameter, a scalar the scop only
@@ -440,6 +464,7 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
   const VarDecl *var = varOf(base);
   if (!var) {
     refusePointerUse(base);
+    refuseStructField(base);
     state.fail(base->getBeginLoc(), Diag::UnsupportedExpression,
                "'" + state.text(base) + "'", base->getSourceRange());
   }
@@ -533,6 +558,14 @@ void BodyBuilder::refusePointerUse(const clang::Expr *e) {
     state.fail(e->getBeginLoc(), Diag::PointerAccess, state.text(operand),
                e->getSourceRange());
   }
+}
+
+/// Fails if `e` is a field of a struct or union (`p.x`, `g->val`,
+/// `P[i].x`).
+void BodyBuilder::refuseStructField(const clang::Expr *e) {
+  if (isa<MemberExpr>(e->IgnoreParenImpCasts()))
+    state.fail(e->getBeginLoc(), Diag::StructField, state.text(e),
+               e->getSourceRange());
 }
 
 } // namespace polycuda::translator::scopbuilder

@@ -270,6 +270,7 @@ private:
 
   polyhedral::ExprPtr value(const clang::Expr *e);
   polyhedral::ExprPtr literal(const clang::Expr *e);
+  polyhedral::ExprPtr integerLiteral(uint64_t value, clang::QualType type);
   polyhedral::ExprPtr reference(const clang::DeclRefExpr *ref);
   polyhedral::ExprPtr asDeclared(polyhedral::ExprPtr n,
                                  const clang::VarDecl *var);
@@ -284,6 +285,7 @@ private:
   polyhedral::ExprPtr scalarWrite(const clang::VarDecl *var);
   bool isArrayOrScalarRef(const clang::Expr *e);
   void refusePointerUse(const clang::Expr *e);
+  void refuseStructField(const clang::Expr *e);
   [[noreturn]] void refuseExpressionStatement(const clang::Expr *e);
 };
 

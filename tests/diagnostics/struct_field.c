@@ -1,0 +1,38 @@
+// Struct fields are named in C's terms (they were named after Clang's
+// MemberExpr node): a field read, an array field of a struct through a
+// pointer, a field of an array of structs written, a subscript.
+struct point { double x, y; };
+struct grid { double val[10][10]; };
+
+void read(int n, double A[100], struct point p) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = p.x; // expected-error {{struct fields ('p.x') are not supported in a scop yet; copy the field to a local scalar or array before the scop (and back after it)}}
+#pragma endscop
+}
+
+void through_pointer(int n, struct grid *g) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      g->val[i][j] = 0.0; // expected-error {{struct fields ('g->val') are not supported in a scop yet}}
+#pragma endscop
+}
+
+void array_of_structs(int n, struct point P[100]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    P[i].y += 1.0; // expected-error {{struct fields ('P[i].y') are not supported in a scop yet}}
+#pragma endscop
+}
+
+void subscript(int n, double A[100], struct point p) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    A[i] = A[(int)p.y]; // expected-error {{struct fields ('p.y') are not supported in a scop yet}}
+#pragma endscop
+}
