@@ -245,8 +245,8 @@ using AstCheckFn = std::function<std::string(const isl::ast_node &)>;
 
 /// The first AST, in isl's loop modes atomic, separate and default, that
 /// passes `check`; `build` generates the AST in a mode. An error when none
-/// does; the atomic AST, unchecked, when a check runs out of its budget or
-/// cannot read the AST.
+/// does; the first AST whose loops end where C ends them (nonMonotoneLoop),
+/// unchecked, when a check runs out of its budget or cannot read the AST.
 isl::ast_node verifiedAst(isl::ctx ctx,
                           const std::function<isl::ast_node(AstLoopMode)> &build,
                           const AstCheckFn &check) {
@@ -255,9 +255,15 @@ isl::ast_node verifiedAst(isl::ctx ctx,
   for (AstLoopMode mode :
        {AstLoopMode::Atomic, AstLoopMode::Separate, AstLoopMode::Default}) {
     isl::ast_node ast = build(mode);
+    // A loop that C would end early is wrong whatever the check says.
+    std::string problem = nonMonotoneLoop(ast);
+    if (!problem.empty()) {
+      if (first.empty())
+        first = problem;
+      continue;
+    }
     if (atomic.is_null())
       atomic = ast;
-    std::string problem;
     try {
       OperationLimit limit(ctx, kVerifyOperations);
       problem = check(ast);

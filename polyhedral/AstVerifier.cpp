@@ -71,6 +71,57 @@ bool onlyAddedStatements(const isl::ast_node &node) {
   return false;
 }
 
+/// Whether `e` refers to `name`.
+bool mentions(const isl::ast_expr &e, const std::string &name) {
+  if (e.isa<isl::ast_expr_id>())
+    return e.as<isl::ast_expr_id>().id().name() == name;
+  if (!e.isa<isl::ast_expr_op>())
+    return false;
+  isl::ast_expr_op op = e.as<isl::ast_expr_op>();
+  for (int i = 0, n = op.n_arg(); i < n; ++i)
+    if (mentions(op.arg(i), name))
+      return true;
+  return false;
+}
+
+/// Whether `e` is affine in `name` where it mentions it: sums, differences,
+/// negations and products with a constant of terms free of it.
+bool linearIn(const isl::ast_expr &e, const std::string &name) {
+  if (!mentions(e, name) || e.isa<isl::ast_expr_id>())
+    return true;
+  isl::ast_expr_op op = e.as<isl::ast_expr_op>();
+  if (op.isa<isl::ast_expr_op_add>() || op.isa<isl::ast_expr_op_sub>() ||
+      op.isa<isl::ast_expr_op_minus>()) {
+    for (int i = 0, n = op.n_arg(); i < n; ++i)
+      if (!linearIn(op.arg(i), name))
+        return false;
+    return true;
+  }
+  if (op.isa<isl::ast_expr_op_mul>())
+    return (op.arg(0).isa<isl::ast_expr_int>() && linearIn(op.arg(1), name)) ||
+           (op.arg(1).isa<isl::ast_expr_int>() && linearIn(op.arg(0), name));
+  return false;
+}
+
+/// Whether the loop condition `cond` on iterator `name` is a conjunction of
+/// comparisons linear in it (each one, hence all, fails for good once it
+/// fails as the iterator grows, as isl's upper bounds do).
+bool monotoneCondition(const isl::ast_expr &cond, const std::string &name) {
+  if (!mentions(cond, name))
+    return true;
+  if (!cond.isa<isl::ast_expr_op>())
+    return false;
+  isl::ast_expr_op op = cond.as<isl::ast_expr_op>();
+  if (op.isa<isl::ast_expr_op_and>() || op.isa<isl::ast_expr_op_and_then>())
+    return monotoneCondition(op.arg(0), name) &&
+           monotoneCondition(op.arg(1), name);
+  if (op.isa<isl::ast_expr_op_le>() || op.isa<isl::ast_expr_op_lt>() ||
+      op.isa<isl::ast_expr_op_ge>() || op.isa<isl::ast_expr_op_gt>() ||
+      op.isa<isl::ast_expr_op_eq>())
+    return linearIn(op.arg(0), name) && linearIn(op.arg(1), name);
+  return false;
+}
+
 long intValue(const isl::ast_expr &expr) {
   if (!expr.isa<isl::ast_expr_int>())
     throw UnreadableAst("AST verifier: expected an integer");
@@ -98,6 +149,8 @@ private:
   void visitLeaf(const isl::ast_node_user &leaf, isl::set where,
                  unsigned next);
   isl::pw_aff expr(const isl::ast_expr &e) const;
+  /// `{ t -> t' : t'_d > t_d, t'_j = t_j (j != d) }` on the times.
+  isl::map laterOn(unsigned d) const;
   isl::pw_aff op(const isl::ast_expr_op &e) const;
 
   isl::space time;
@@ -148,11 +201,17 @@ void AstReader::visitFor(const isl::ast_node_for &loop, const isl::set &where,
     runs = iterator.eq_set(init);
   } else {
     loops[name] = next;
-    runs = iterator.ge_set(init).intersect(condition(loop.cond()));
+    isl::set steps = iterator.ge_set(init);
     long inc = intValue(loop.inc());
     if (inc != 1)
-      runs = runs.intersect(
+      steps = steps.intersect(
           iterator.sub(init).mod(inc).eq_set(constantOn(time, 0)));
+    // C runs the values from `init` while the condition holds: the first
+    // value where it fails ends the loop, even if it holds again later
+    // (isl may print a stride as a bound, `k < 2 * floord(k + 1, 2)`).
+    isl::set cond = condition(loop.cond());
+    isl::set fails = steps.subtract(cond);
+    runs = steps.intersect(cond).subtract(fails.apply(laterOn(next)));
   }
   loops[name] = next;
   isl::set inside = where.intersect(runs).coalesce();
@@ -176,6 +235,14 @@ void AstReader::visitLeaf(const isl::ast_node_user &leaf, isl::set where,
   isl::union_map instances = leaves(call.as<isl::ast_expr_op>(), *this);
   if (!instances.is_null())
     executed = executed.unite(instances.intersect_domain(where));
+}
+
+isl::map AstReader::laterOn(unsigned d) const {
+  isl_map *later = isl_map_universe(time.map_from_set().release());
+  for (unsigned j = 0, n = setDims(time); j < n; ++j)
+    if (j != d)
+      later = isl_map_equate(later, isl_dim_in, j, isl_dim_out, j);
+  return isl::manage(isl_map_order_lt(later, isl_dim_in, d, isl_dim_out, d));
 }
 
 isl::pw_aff AstReader::expr(const isl::ast_expr &e) const {
@@ -282,6 +349,36 @@ LeafInstancesFn statementLeaves(const isl::union_set &domain) {
       args.push_back(call.arg(i));
     return isl::union_map(instanceMap(reader, name, args));
   };
+}
+
+std::string nonMonotoneLoop(const isl::ast_node &node) {
+  if (node.isa<isl::ast_node_for>()) {
+    isl::ast_node_for loop = node.as<isl::ast_node_for>();
+    std::string name = loop.iterator().as<isl::ast_expr_id>().id().name();
+    if (!loop.is_degenerate() && !monotoneCondition(loop.cond(), name))
+      return "the loop over " + name + " ends at the first value where " +
+             loop.cond().to_C_str() +
+             " fails, and it holds again for larger values";
+    return nonMonotoneLoop(loop.body());
+  }
+  if (node.isa<isl::ast_node_if>()) {
+    isl::ast_node_if branch = node.as<isl::ast_node_if>();
+    std::string problem = nonMonotoneLoop(branch.then_node());
+    if (problem.empty() && branch.has_else_node())
+      problem = nonMonotoneLoop(branch.else_node());
+    return problem;
+  }
+  if (node.isa<isl::ast_node_block>()) {
+    isl::ast_node_list children = node.as<isl::ast_node_block>().children();
+    for (int i = 0, n = children.size(); i < n; ++i)
+      if (std::string problem = nonMonotoneLoop(children.at(i));
+          !problem.empty())
+        return problem;
+    return "";
+  }
+  if (node.isa<isl::ast_node_mark>())
+    return nonMonotoneLoop(node.as<isl::ast_node_mark>().node());
+  return "";
 }
 
 isl::union_map executionTimes(const isl::ast_node &ast, const isl::set &context,

@@ -66,6 +66,14 @@ LeafInstancesFn statementLeaves(const isl::union_set &domain);
 isl::union_map executionTimes(const isl::ast_node &ast, const isl::set &context,
                               const LeafInstancesFn &leaves);
 
+/// A loop whose condition may fail and hold again as its iterator grows
+/// (isl 0.25 can print a stride as a bound: `k < 2 * floord(k + 1, 2)`),
+/// which C's `for` ends at the first failure: its iterator appears in the
+/// condition other than linearly in a comparison of a conjunction. Says
+/// which loop, or "". Cheap (syntactic): it runs where the full check is
+/// past its budget.
+std::string nonMonotoneLoop(const isl::ast_node &ast);
+
 /// How the verifier orders two instances run at the times it read.
 struct ExecutionOrder {
   /// A dependence between instances run at the same time is accepted (a
