@@ -31,18 +31,20 @@ std::string varList(const std::string &prefix, unsigned n) {
   return text;
 }
 
-/// `{ S[i] -> T[o] : o_k = i_k for k < level, and o_level >= i_level + 1 }`
-/// (level == common: equal on every common loop).
-isl::map levelConstraint(isl::ctx ctx, const std::string &source, unsigned ns,
-                         const std::string &sink, unsigned nt, unsigned common,
-                         unsigned level) {
-  std::string text = "{ " + source + "[" + varList("i", ns) + "] -> " + sink +
-                     "[" + varList("o", nt) + "] : 0 = 0";
+/// `{ [t] -> [u] : u_k = t_k on the first `level` loops, and
+/// u > t on loop `level` }` on the 2d+1 times of the original schedule
+/// (loop k at position 2k + 1); `level == common`: equal on every common
+/// loop. On times, not iterators: a decreasing loop runs -j forward.
+isl::map levelOrder(isl::ctx ctx, unsigned dims, unsigned common,
+                    unsigned level) {
+  std::string text = "{ [" + varList("t", dims) + "] -> [" +
+                     varList("u", dims) + "] : 0 = 0";
   for (unsigned k = 0; k < level && k < common; ++k)
-    text += " and o" + std::to_string(k) + " = i" + std::to_string(k);
+    text += " and u" + std::to_string(2 * k + 1) + " = t" +
+            std::to_string(2 * k + 1);
   if (level < common)
-    text += " and o" + std::to_string(level) + " >= i" +
-            std::to_string(level) + " + 1";
+    text += " and u" + std::to_string(2 * level + 1) + " >= t" +
+            std::to_string(2 * level + 1) + " + 1";
   return isl::map(ctx, text + " }");
 }
 
@@ -188,12 +190,18 @@ private:
     for (unsigned d = 0; d < a.size() && d < b.size() && a[d] == b[d]; ++d)
       common.push_back(a[d]);
     unsigned c = common.size();
-    unsigned ns = map.domain_tuple_dim(), nt = map.range_tuple_dim();
+    unsigned timeDims =
+        setDims(scop.originalSchedule.range().as_set().get_space());
     for (unsigned level = 0; level <= c; ++level) {
-      isl::map part = map.intersect(levelConstraint(
-          scop.ctx, sourceName, ns, sinkName, nt, c, level));
-      if (part.is_empty())
+      isl::union_map order =
+          scop.originalSchedule
+              .apply_range(isl::union_map(levelOrder(scop.ctx, timeDims, c,
+                                                     level)))
+              .apply_range(scop.originalSchedule.reverse());
+      isl::union_map parts = isl::union_map(map).intersect(order);
+      if (parts.is_empty())
         continue;
+      isl::map part = parts.extract_map(map.get_space());
       DependenceFact fact;
       fact.kind = kind;
       fact.array = array;

@@ -472,6 +472,31 @@ void prefix(int n, double x[100], double y[100]) {
   EXPECT_TRUE(named);
 }
 
+TEST_F(ExplainTest, DecreasingLoopCarriesItsDependences) {
+  // j runs down: the dependences it carries go from j to j - 1, and the
+  // report named none of them and called j parallel.
+  const char *code = R"(
+void down(int n, int m, double c[100][100]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = m - 1; j >= i; j--)
+      c[i + 2][i] *= 0.75;
+#pragma endscop
+}
+)";
+  json::Value value = report("down.c", code);
+  const json::Object &s = scop(value);
+  ASSERT_EQ(1u, loops(s, "j").size());
+  const json::Object &j = *loops(s, "j")[0];
+  EXPECT_FALSE(*j.getBoolean("parallel"));
+  ASSERT_EQ(3u, j.getArray("carries")->size());
+  const json::Object &dep =
+      dependence(s, *j.getArray("carries")->front().getAsInteger());
+  EXPECT_EQ("RAW", str(dep.get("type")));
+  EXPECT_EQ("[0,-1]", str(dep.get("distance")));
+  EXPECT_TRUE(*loops(s, "i")[0]->getBoolean("parallel"));
+}
+
 TEST_F(ExplainTest, MvIsUncoalescedTmvIsCoalesced) {
   // One thread per element (no reduction lanes, see the next test).
   reductions = false;
