@@ -349,16 +349,19 @@ PreparedScop prepareScop(std::unique_ptr<Scop> &scop,
     prepared.dependences.incompleteReason = options.skipReason;
     return prepared;
   }
-  if (options.expansion) {
-    runStage("scalar expansion", loc, options, [&] {
-      prepared.expansions = expandScalars(*scop, prepared.dependences);
-    });
-    runStage("array expansion", loc, options, [&] {
-      for (ScalarExpansion &expansion :
-           expandArrays(*scop, prepared.dependences))
-        prepared.expansions.push_back(expansion);
-    });
-  }
+  // Variables declared inside the scop are private whatever --expansion
+  // says: C makes them a new object in every iteration of the loops around
+  // their declaration.
+  bool localOnly = !options.expansion;
+  runStage("scalar expansion", loc, options, [&] {
+    prepared.expansions =
+        expandScalars(*scop, prepared.dependences, localOnly);
+  });
+  runStage("array expansion", loc, options, [&] {
+    for (ScalarExpansion &expansion :
+         expandArrays(*scop, prepared.dependences, localOnly))
+      prepared.expansions.push_back(expansion);
+  });
   runStage("index-set splitting", loc, options,
            [&] { chooseIndexSetSplit(scop, prepared, options); });
   return prepared;

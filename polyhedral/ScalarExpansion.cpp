@@ -149,11 +149,12 @@ void renameWeb(Scop &scop, DependenceCache &cache, unsigned a,
 /// each then privatizes on its own loops. The web that reads the value from
 /// before the scop keeps the original variable.
 void splitLiveRanges(Scop &scop, DependenceCache &cache,
-                     const isl::union_map &liveIn) {
+                     const isl::union_map &liveIn, bool localOnly) {
   unsigned count = scop.arrays.size();
   for (unsigned a = 0; a < count; ++a) {
     if (scop.arrays[a].rank() != 0 || !scop.arrays[a].isWritten ||
-        scop.arrays[a].usedAfterScop)
+        scop.arrays[a].usedAfterScop ||
+        (localOnly && !scop.arrays[a].isLocal))
       continue;
     std::vector<std::vector<std::string>> webs = websOf(scop, cache, a);
     if (webs.size() < 2)
@@ -187,7 +188,7 @@ void splitLiveRanges(Scop &scop, DependenceCache &cache,
 
 std::vector<ScalarExpansion> expandScalars(Scop &scop) {
   DependenceCache cache;
-  return expandScalars(scop, cache);
+  return expandScalars(scop, cache, false);
 }
 
 namespace {
@@ -291,13 +292,17 @@ ScalarExpansion expandScalar(Scop &scop, DependenceCache &cache, unsigned a,
 
 } // namespace
 
-std::vector<ScalarExpansion> expandScalars(Scop &scop,
-                                           DependenceCache &cache) {
+std::vector<ScalarExpansion> expandScalars(Scop &scop, DependenceCache &cache,
+                                           bool localOnly) {
   std::vector<ScalarExpansion> result;
+  auto candidate = [&](unsigned a) {
+    return scop.arrays[a].rank() == 0 && scop.arrays[a].isWritten &&
+           (!localOnly || scop.arrays[a].isLocal);
+  };
   // Only the scalars' dependences matter here.
   std::vector<unsigned> candidates;
   for (unsigned a = 0; a < scop.arrays.size(); ++a)
-    if (scop.arrays[a].rank() == 0 && scop.arrays[a].isWritten)
+    if (candidate(a))
       candidates.push_back(a);
   if (candidates.empty())
     return result;
@@ -310,9 +315,9 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop,
     return result;
   // Reads without a writer in the scop: { [S[i] -> ref[]] -> A[] }.
   const isl::union_map &liveIn = deps.taggedLiveIn;
-  splitLiveRanges(scop, cache, liveIn);
+  splitLiveRanges(scop, cache, liveIn, localOnly);
   for (unsigned a = 0; a < scop.arrays.size(); ++a) {
-    if (scop.arrays[a].rank() != 0 || !scop.arrays[a].isWritten)
+    if (!candidate(a))
       continue;
     std::vector<Statement *> stmts = accessorsOf(scop, a);
     if (!stmts.empty()) // empty: every web was renamed
@@ -617,7 +622,8 @@ unsigned expandArray(Scop &scop, unsigned a,
 
 } // namespace
 
-std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache) {
+std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache,
+                                          bool localOnly) {
   std::vector<ScalarExpansion> result;
   Dependences deps = computeDependences(scop, cache);
   if (!deps.complete || scop.statements.empty())
@@ -629,7 +635,8 @@ std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache) {
       mapsOf(scop.originalSchedule).front().range_tuple_dim();
   for (unsigned a = 0, count = scop.arrays.size(); a < count; ++a) {
     const Array &array = scop.arrays[a];
-    if (array.rank() == 0 || !array.isWritten)
+    if (array.rank() == 0 || !array.isWritten ||
+        (localOnly && !array.isLocal))
       continue;
     std::vector<Statement *> stmts = accessorsOf(scop, a);
     unsigned depth = arrayExpansionDepth(scop, deps, depsOf, a, stmts);

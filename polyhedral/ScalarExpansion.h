@@ -25,7 +25,11 @@ struct ScalarExpansion {
 
 /// Expands the privatizable scalars of `scop` in place; `cache` (the
 /// dependence stage's, DependenceCache) follows the new accesses.
-std::vector<ScalarExpansion> expandScalars(Scop &scop, DependenceCache &cache);
+/// `localOnly`: only those declared inside the scop (Array::isLocal), which
+/// C makes a new object in every iteration of the loops around their
+/// declaration (--expansion=off keeps the others).
+std::vector<ScalarExpansion> expandScalars(Scop &scop, DependenceCache &cache,
+                                           bool localOnly = false);
 /// The same with a cache of its own (discarded).
 std::vector<ScalarExpansion> expandScalars(Scop &scop);
 
@@ -36,7 +40,8 @@ std::vector<ScalarExpansion> expandScalars(Scop &scop);
 /// its values may be used after the scop, a statement after the scop's
 /// others copies the last iteration's values back (`sum[p] =
 /// sum_x[nr - 1][nq - 1][p]`). Records one entry per array expanded.
-std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache);
+std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache,
+                                          bool localOnly = false);
 
 } // namespace polycuda::polyhedral
 

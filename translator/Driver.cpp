@@ -284,7 +284,8 @@ struct Options {
                "never cross an iteration of the loops around them get a "
                "copy per iteration (privatization: doitgen's sum, ludcmp's "
                "w), so those loops can run in parallel; off: their reuse "
-               "keeps the loops sequential"),
+               "keeps the loops sequential (variables declared inside the "
+               "scop stay private: C makes them new in every iteration)"),
       cl::value_desc("on|off"), cl::init("on"), cl::cat(category)};
   cl::opt<std::string> copyBands{
       "copy-bands",

@@ -46,6 +46,7 @@ protected:
     options.pipeline.mapping.reductions = reductions;
     options.pipeline.mapping.reductionHostMinIterations = reductionHostMin;
     options.pipeline.mapping.tiledWavefronts = tiledWavefronts;
+    options.pipeline.expansion = expansion;
     translator::Translation translation;
     EXPECT_TRUE(translator::translate(input, options, translation));
     translator::ReportOptions reportOptions;
@@ -68,6 +69,8 @@ protected:
   long reductionHostMin = 1024;
   /// `--tiled-wavefronts`.
   bool tiledWavefronts = true;
+  /// `--expansion`.
+  bool expansion = true;
 
   /// The kernels of `scop` whose loop of `statement` the block's threads
   /// share as a reduction, by statement name.
@@ -495,6 +498,32 @@ void down(int n, int m, double c[100][100]) {
   EXPECT_EQ("RAW", str(dep.get("type")));
   EXPECT_EQ("[0,-1]", str(dep.get("distance")));
   EXPECT_TRUE(*loops(s, "i")[0]->getBoolean("parallel"));
+}
+
+TEST_F(ExplainTest, BlockScopedLocalsArePrivateWithoutExpansion) {
+  // --expansion=off keeps the function's `s` shared (its loop stays
+  // sequential), but `t` and `u`, declared in the loop bodies, are a new
+  // object in every iteration: their loops run in parallel.
+  expansion = false;
+  const char *code = R"(
+void blocks(int n, double a[100], double b[100], double c[100]) {
+  double s;
+#pragma scop
+  for (int i = 0; i < n; i++) { double t = a[i] * 2.0; b[i] = t + 1.0; }
+  for (int j = 0; j < n; j++) {
+    double u[2];
+    u[0] = a[j]; u[1] = u[0] * a[j];
+    c[j] = u[0] + u[1];
+  }
+  for (int k = 0; k < n; k++) { s = a[k] + 1.0; c[k] += s; }
+#pragma endscop
+}
+)";
+  json::Value value = report("blocks.c", code);
+  const json::Object &s = scop(value);
+  EXPECT_TRUE(*loops(s, "i")[0]->getBoolean("parallel"));
+  EXPECT_TRUE(*loops(s, "j")[0]->getBoolean("parallel"));
+  EXPECT_FALSE(*loops(s, "k")[0]->getBoolean("parallel"));
 }
 
 TEST_F(ExplainTest, MvIsUncoalescedTmvIsCoalesced) {
