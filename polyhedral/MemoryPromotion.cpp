@@ -37,6 +37,88 @@ bool fitsInRegister(const Scop &scop, const Dependences &deps,
   return thread.reverse().apply_range(access).is_single_valued();
 }
 
+/// Elements a thread may keep of a private copy (PrivateCopy).
+constexpr long kPrivateElements = 64;
+
+/// `{ S[i] -> [thread coordinates] }` of `kernel`'s instances: the host
+/// iteration and the mapped members.
+isl::union_map threadOf(const Kernel &kernel) {
+  isl::union_map thread = kernel.hostSchedule;
+  for (const isl::union_map &member : kernel.memberSchedules)
+    thread = flatRangeProduct(thread, member);
+  return thread;
+}
+
+/// What the reads of `reads` get from the writes of `writes` in the order
+/// of `schedule`: the dependences and the reads without a source.
+std::pair<isl::union_map, isl::union_map>
+dataflow(const isl::union_map &reads, const isl::union_map &writes,
+         const isl::union_map &schedule) {
+  isl::union_flow flow = isl::union_access_info(reads)
+                             .set_must_source(writes)
+                             .set_schedule_map(schedule)
+                             .compute_flow();
+  return {flow.get_may_dependence(), flow.get_may_no_source()};
+}
+
+/// Array contraction: the extents of the copy of the variable that array
+/// `a` (made by expansion) privatizes, when each thread of `kernel` can
+/// keep its own copy of it, `double u[4]` for `u_x[i][4]`, indexed by the
+/// dimensions after Array::expandedDims. It can when the variable has
+/// constant extents (at most kPrivateElements elements) and every read of
+/// the kernel gets its value from the same write with one copy per thread,
+/// in the kernel's order, as it does from the expanded array: isl's
+/// dataflow analysis of both, compared.
+std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
+                                                  const Kernel &kernel,
+                                                  unsigned a) {
+  const Scop &scop = *program.scop;
+  const Array &array = scop.arrays[a];
+  if (array.expandedDims == 0 || kernel.registerTiled() || kernel.reduction ||
+      program.schedule.is_null())
+    return std::nullopt;
+  std::vector<long> shape;
+  long elements = 1;
+  for (unsigned d = array.expandedDims; d < array.rank(); ++d) {
+    std::optional<long> extent = constantValue(array.extents[d]);
+    if (!extent || *extent <= 0 || (elements *= *extent) > kPrivateElements)
+      return std::nullopt;
+    shape.push_back(*extent);
+  }
+  isl::union_map thread = threadOf(kernel);
+  isl::union_map reads = isl::union_map::empty(scop.ctx);
+  isl::union_map writes = reads, privateReads = reads, privateWrites = reads;
+  for (const Statement &stmt : scop.statements)
+    for (const Access &access : stmt.accesses) {
+      if (access.array != a)
+        continue;
+      if (!access.isAffine() || access.kind == Access::Kind::MayWrite)
+        return std::nullopt;
+      isl::union_map relation =
+          isl::union_map(access.relation.intersect_domain(stmt.domain))
+              .intersect_domain(kernel.instances);
+      isl::map kept = isl::manage(isl_map_project_out(
+          access.relation.copy(), isl_dim_out, 0, array.expandedDims));
+      isl::union_map copy = flatRangeProduct(
+          thread.intersect_domain(isl::union_set(stmt.domain)),
+          isl::union_map(kept));
+      copy = isl::union_map(withRangeName(mapsOf(copy).front(), "private"))
+                 .intersect_domain(kernel.instances);
+      bool read = access.kind == Access::Kind::Read;
+      (read ? reads : writes) = (read ? reads : writes).unite(relation);
+      (read ? privateReads : privateWrites) =
+          (read ? privateReads : privateWrites).unite(copy);
+    }
+  isl::union_map order =
+      program.schedule.get_map().intersect_domain(kernel.instances);
+  auto expanded = dataflow(reads, writes, order);
+  auto contracted = dataflow(privateReads, privateWrites, order);
+  if (!expanded.first.is_equal(contracted.first) ||
+      !expanded.second.domain().is_equal(contracted.second.domain()))
+    return std::nullopt;
+  return shape;
+}
+
 /// The schedule of `band`'s ancestors and its first `members` members,
 /// `{ S[i] -> [p] }` over the instances that reach it.
 isl::union_map prefixAt(const isl::schedule_node &band, unsigned members) {
@@ -699,8 +781,19 @@ void promoteToRegisters(GpuProgram &program) {
         owner = &kernel;
         ++users;
       }
-    if (users != 1 || !fitsInRegister(scop, program.deps, *owner, a))
+    if (users != 1)
       continue;
+    if (!fitsInRegister(scop, program.deps, *owner, a)) {
+      std::optional<std::vector<long>> shape;
+      try {
+        shape = privateCopyShape(program, *owner, a);
+      } catch (const isl::exception &) {
+        resetError(scop.ctx);
+      }
+      if (!shape)
+        continue;
+      owner->privateShapes[a] = *shape;
+    }
     owner->registers.push_back(a);
     owner->arrays.erase(
         std::find(owner->arrays.begin(), owner->arrays.end(), a));

@@ -248,6 +248,7 @@ void expand(Scop &scop, DependenceCache &cache, unsigned a,
   }
   array.extents = extents;
   array.isLocal = true;
+  array.expandedDims = depth;
   cache.parts[a] = std::make_shared<const Dependences>(
       expandAlongLoops(*cache.parts.at(a), depth));
   for (Statement *stmt : stmts) {
@@ -586,6 +587,7 @@ unsigned expandArray(Scop &scop, unsigned a,
   copy.isLocal = true;
   copy.usedAfterScop = false;
   copy.isRead = true;
+  copy.expandedDims = depth;
   copy.extents.clear();
   for (unsigned d = 0; d < depth; ++d) {
     isl::pw_aff extent;

@@ -98,6 +98,10 @@ struct Array {
   bool isWritten = false;
   /// Declared inside the scop: has no host storage to copy from or to.
   bool isLocal = false;
+  /// Made by expansion (ScalarExpansion): its first `expandedDims`
+  /// dimensions are the iterators of the loops it was expanded along, the
+  /// others those of the variable it privatizes.
+  unsigned expandedDims = 0;
   SourceLoc declLoc;
   unsigned rank() const { return extents.size(); }
 };

@@ -334,11 +334,22 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
                           ? "[" + std::to_string(kernel.pointsPerThread()) +
                                 "]"
                           : "";
-  for (unsigned a : kernel.registers)
+  for (unsigned a : kernel.registers) {
+    auto shape = kernel.privateShapes.find(a);
+    if (shape != kernel.privateShapes.end() && !shape->second.empty()) {
+      long elements = 1;
+      for (long extent : shape->second)
+        elements *= extent;
+      os << in << spell(scop.arrays[a].type) << " " << scop.arrays[a].name
+         << "[" << elements << "]; /* private to the thread: its copy of "
+         << "the variable it privatizes */\n";
+      continue;
+    }
     os << in << spell(scop.arrays[a].type) << " " << scop.arrays[a].name
        << slots << "; /* private to the thread"
        << (slots.empty() ? "" : ", one per point of its register tile")
        << " */\n";
+  }
   // In a register tile, the register of the point being printed: the
   // unrolled loops' iterators (MemoryPromotion's unroll marks), mixed
   // radix.
@@ -378,6 +389,21 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
   }
   ArrayRefPrinter arrayRef = [&](const Array &array,
                                  const std::vector<std::string> &subscripts) {
+    for (unsigned a : kernel.registers)
+      if (scop.arrays[a].name == array.name &&
+          kernel.privateShapes.count(a) &&
+          !kernel.privateShapes.at(a).empty()) {
+        // Its thread's copy: the subscripts after the expanded ones.
+        const std::vector<long> &shape = kernel.privateShapes.at(a);
+        std::string index;
+        for (size_t d = 0; d < shape.size(); ++d) {
+          std::string sub = "(" + subscripts[array.expandedDims + d] + ")";
+          index = d == 0 ? sub
+                         : "(" + index + ") * " + std::to_string(shape[d]) +
+                               " + " + sub;
+        }
+        return array.name + "[" + index + "]";
+      }
     for (unsigned a : kernel.registers)
       if (scop.arrays[a].name == array.name)
         return slots.empty() ? array.name
