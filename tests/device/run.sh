@@ -9,8 +9,15 @@
 #     for COUNT seeds from FIRST_SEED on every core, on the targets in
 #     $TARGETS (default "c": C/OpenMP; "c opencl" adds OpenCL on the host's
 #     PoCL, two threads per program).
+#     With $NVIDIA_OPENCL=1, NVIDIA's OpenCL driver is installed as an ICD
+#     first, and the runtime (which prefers a GPU) runs OpenCL on the GPU.
+#     With $LIMIT_S, the campaign stops after that many seconds (the
+#     programs with a verdict count). $RANDOM_POLYCUDA_FLAGS and
+#     $TRANSLATE_LIMIT reach differential.sh (e.g. --cpu-budget=0 and 60:
+#     every program checks the parallel code, not the budget's fallback).
 # Everything goes to $OUT: gpu.txt, oversized.{out,err,verdict},
-# random.log (last line: the summary), failures/ (if any).
+# random.log (last line: the summary), results.txt (seed, target,
+# verdict), failures/ (if any).
 set -u
 carry=$1 first=$2 count=$3
 out=${OUT:-/tmp/out}
@@ -37,11 +44,23 @@ fi
 work=/tmp/polycuda-device
 mkdir -p "$work"
 [ -x "$work/bundle/polycuda" ] || xz -dc "$carry/polycuda.tar.xz" | tar xf - -C "$work"
+if [ -n "${NVIDIA_OPENCL:-}" ]; then
+  lib=$(ls /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
+    /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null | head -1)
+  if [ -n "$lib" ]; then
+    mkdir -p /etc/OpenCL/vendors && echo "$lib" > /etc/OpenCL/vendors/nvidia.icd
+  fi
+  echo "nvidia opencl: ${lib:-none}" >> "$out/gpu.txt"
+fi
 start=$(date +%s)
-POCL_MAX_PTHREAD_COUNT=2 JOBS=$(nproc) tests/random/differential.sh \
+limit=()
+[ -n "${LIMIT_S:-}" ] && limit=(timeout -s INT "$LIMIT_S")
+POCL_MAX_PTHREAD_COUNT=2 JOBS=$(nproc) "${limit[@]}" \
+  tests/random/differential.sh \
   "$work/bundle/polycuda" runtime "$work/random" "$first" "$count" \
   "${TARGETS:-c}" > "$out/random.log" 2>&1
 rc=$?
+cat "$work/random/results/"* > "$out/results.txt" 2>/dev/null
 cp "$work/random/translation_ms.txt" "$out/" 2>/dev/null
 echo "exit $rc after $(( $(date +%s) - start )) s" >> "$out/random.log"
 [ -d "$work/random/failures" ] && cp -r "$work/random/failures" "$out/"
