@@ -72,7 +72,8 @@ DiagInfo infoOf(Diag diag) {
   case Diag::UnknownFunction:
     return {L::Error, "call to unknown function '%0' is not supported in a "
                       "scop; only math functions such as sqrt, exp, pow and "
-                      "fabs may be called"};
+                      "fabs, and functions defined in the file whose body is "
+                      "one 'return' of an expression, may be called"};
   case Diag::UnsupportedType:
     return {L::Error, "type '%0' is not supported; use char, short, int, "
                       "unsigned, long, float or double elements"};

@@ -283,6 +283,20 @@ ExprPtr BodyBuilder::reference(const DeclRefExpr *ref) {
   auto *var = dyn_cast<VarDecl>(ref->getDecl());
   if (!var)
     return nullptr;
+  if (auto *parm = dyn_cast<ParmVarDecl>(var)) {
+    auto arg = inlinedArgs.find(parm);
+    if (arg != inlinedArgs.end()) {
+      // Built at each use (fresh nodes and accesses), in the caller's
+      // parameters.
+      InlinedArg inlined = arg->second;
+      std::map<const ParmVarDecl *, InlinedArg> callee = inlinedArgs;
+      inlinedArgs = *inlined.caller;
+      ExprPtr n = convertedTo(value(inlined.arg), inlined.arg,
+                              parm->getType());
+      inlinedArgs = callee;
+      return n;
+    }
+  }
   if (const Loop *loop = state.loopOf(var)) {
     ExprPtr n = makeExpr(Expr::Kind::Iterator);
     n->name = loop->name;
@@ -416,6 +430,13 @@ ExprPtr BodyBuilder::mathCall(const CallExpr *call) {
     n->args = {test, a, b};
     return n;
   }
+  if (fn && !kMathFunctions.count(name))
+    if (const FunctionDecl *definition = fn->getDefinition())
+      if (auto *body = dyn_cast_or_null<CompoundStmt>(definition->getBody());
+          body && body->size() == 1)
+        if (auto *ret = dyn_cast<ReturnStmt>(body->body_front());
+            ret && ret->getRetValue())
+          return inlinedCall(call, definition, ret->getRetValue());
   if (!fn || !kMathFunctions.count(name))
     state.fail(call->getBeginLoc(), Diag::UnknownFunction, name,
                call->getSourceRange());
@@ -423,6 +444,77 @@ ExprPtr BodyBuilder::mathCall(const CallExpr *call) {
   n->name = name;
   for (const clang::Expr *arg : call->arguments())
     n->args.push_back(convertedArgument(arg));
+  return n;
+}
+
+/// `n`, the value of `e`, converted to `type` as a call converts an argument
+/// to its parameter, or a return value to the function's type: the printed
+/// code has no function boundary, so a conversion that the types of `e`'s
+/// operands do not imply is printed as a cast (C's implicit conversions
+/// elsewhere print nothing: the printed operands have C's types).
+ExprPtr BodyBuilder::convertedTo(ExprPtr n, const clang::Expr *e,
+                                 QualType type) {
+  QualType from = e->IgnoreParenImpCasts()->getType();
+  if (from.getCanonicalType().getUnqualifiedType() ==
+      type.getCanonicalType().getUnqualifiedType())
+    return n;
+  auto elem = elemTypeOf(type);
+  if (!elem)
+    state.fail(e->getBeginLoc(), Diag::UnsupportedType, type.getAsString());
+  if (n->kind == Expr::Kind::Cast && n->castType == *elem)
+    return n; // implicitCast printed it already
+  ExprPtr cast = makeExpr(Expr::Kind::Cast);
+  cast->castType = *elem;
+  cast->args.push_back(n);
+  return cast;
+}
+
+/// A call of a function of the input whose body is one `return result;`,
+/// inlined: `result` with each parameter replaced by its argument,
+/// converted to the parameter's type as the call converts it (the argument
+/// expressions carry Clang's conversions), and the result converted to the
+/// function's return type (the return's own conversion). Parameters must be
+/// scalars: an array or pointer parameter would alias the caller's arrays.
+/// The reads of the arguments and of the body are accesses of the
+/// statement; an argument used twice is read twice (built again at each
+/// use), which C's single evaluation cannot tell apart: arguments have no
+/// side effects in a scop.
+ExprPtr BodyBuilder::inlinedCall(const CallExpr *call,
+                                 const FunctionDecl *definition,
+                                 const clang::Expr *result) {
+  std::string name = definition->getName().str();
+  if (std::find(inlining.begin(), inlining.end(), definition) !=
+      inlining.end())
+    state.fail(call->getBeginLoc(), Diag::UnsupportedExpression,
+               "a recursive call to '" + name + "'", call->getSourceRange());
+  if (call->getNumArgs() != definition->getNumParams() ||
+      definition->isVariadic())
+    state.fail(call->getBeginLoc(), Diag::UnsupportedExpression,
+               "a call to '" + name + "' with a variable number of arguments",
+               call->getSourceRange());
+  auto caller =
+      std::make_shared<const std::map<const ParmVarDecl *, InlinedArg>>(
+          inlinedArgs);
+  std::map<const ParmVarDecl *, InlinedArg> args;
+  for (unsigned k = 0; k < call->getNumArgs(); ++k) {
+    const ParmVarDecl *parm = definition->getParamDecl(k);
+    if (!elemTypeOf(parm->getType()))
+      state.fail(call->getArg(k)->getBeginLoc(), Diag::UnsupportedExpression,
+                 "a call of '" + name + "' with '" +
+                     state.text(call->getArg(k)) + "' for its parameter '" +
+                     parm->getName().str() +
+                     "', which is not a number (only functions of numbers "
+                     "are inlined)",
+                 call->getArg(k)->getSourceRange());
+    args[parm] = {call->getArg(k), caller};
+  }
+  inlining.push_back(definition);
+  // The body sees its own parameters only.
+  std::map<const ParmVarDecl *, InlinedArg> outer = inlinedArgs;
+  inlinedArgs = args;
+  ExprPtr n = convertedTo(value(result), result, definition->getReturnType());
+  inlinedArgs = outer;
+  inlining.pop_back();
   return n;
 }
 

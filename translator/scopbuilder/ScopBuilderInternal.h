@@ -278,6 +278,22 @@ private:
   polyhedral::ExprPtr explicitCast(const clang::CStyleCastExpr *cast);
   polyhedral::ExprPtr operation(const clang::Expr *e);
   polyhedral::ExprPtr mathCall(const clang::CallExpr *call);
+  polyhedral::ExprPtr convertedTo(polyhedral::ExprPtr n, const clang::Expr *e,
+                                  clang::QualType type);
+  polyhedral::ExprPtr inlinedCall(const clang::CallExpr *call,
+                                  const clang::FunctionDecl *definition,
+                                  const clang::Expr *result);
+  /// While a call is inlined: the argument of each parameter of the
+  /// functions being inlined, and the parameters' arguments where that
+  /// argument is read (the caller's: an inlined function's, or none).
+  struct InlinedArg {
+    const clang::Expr *arg;
+    std::shared_ptr<const std::map<const clang::ParmVarDecl *, InlinedArg>>
+        caller;
+  };
+  std::map<const clang::ParmVarDecl *, InlinedArg> inlinedArgs;
+  /// The functions being inlined, innermost last (recursion is refused).
+  std::vector<const clang::FunctionDecl *> inlining;
   polyhedral::ExprPtr convertedArgument(const clang::Expr *arg);
   polyhedral::ExprPtr arrayRef(const clang::Expr *e,
                                polyhedral::Access::Kind kind);
