@@ -438,6 +438,11 @@ class Gen:
         # draws.
         self.r10 = random.Random(seed * 5800079 + 29)
         self.n_locals = 0
+        # Calls of helper functions of the file (one `return` each, with
+        # float and int parameters that convert their arguments) in place of
+        # some clamps (eleventh stream): Gen.clamp still draws its own.
+        self.r11 = random.Random(seed * 6972593 + 37)
+        self.uses_helpers = False
 
     def chance(self, p):
         return self.r.random() < p
@@ -626,9 +631,24 @@ class Gen:
     def coef(self):
         return self.r.choice(["0.5", "0.25", "0.125", "-0.25", "0.375"])
 
+    HELPERS = [
+        "static inline double clamp1(double v) { return v > 1.0 ? 1.0 : v < -1.0 ? -1.0 : v; }",
+        "static double limit(double v, double b) { return clamp1(v / b) * b; }",
+        "static inline float narrow(float v) { return v * 0.5f; }",
+        "static inline int steps(double v) { return v * 4.0; }",
+    ]
+
     def clamp(self, e):
         """e limited to [-1, 1] (keeps reductions from growing geometrically)."""
         k = self.r.random()
+        if self.r11.random() < 0.2:
+            self.uses_helpers = True
+            return self.r11.choice([
+                "clamp1(%s)" % e,
+                "limit(%s, 0.5)" % e,
+                "narrow(clamp1(%s))" % e,
+                "0.25 * steps(clamp1(%s))" % e,
+            ])
         if k < 0.1:
             return "(%s > 1.0 ? 1.0 : %s < -1.0 ? -1.0 : %s)" % (e, e, e)
         if k < 0.55:
@@ -2077,6 +2097,8 @@ class Gen:
             out.append("static inline int min(int a, int b) { return a < b ? a : b; }")
             out.append("static inline int max(int a, int b) { return a > b ? a : b; }")
             out.append("")
+        if self.uses_helpers:
+            out += self.HELPERS + [""]
         out.append("static void print_array(const char *name, const double *a, long count)")
         out.append("{")
         out.append("  long i;")
