@@ -140,6 +140,8 @@ void renameWeb(Scop &scop, DependenceCache &cache, unsigned a,
     }
     renameRefs(stmt.lhs, scop.arrays[a].name, name);
     renameRefs(stmt.rhs, scop.arrays[a].name, name);
+    if (stmt.guard)
+      renameRefs(stmt.guard, scop.arrays[a].name, name);
   }
 }
 
@@ -259,6 +261,8 @@ void expand(Scop &scop, DependenceCache &cache, unsigned a,
         access.relation = leadingIterators(stmt->domain, depth, array.name);
     setSubscripts(stmt->lhs, array.name, its);
     setSubscripts(stmt->rhs, array.name, its);
+    if (stmt->guard)
+      setSubscripts(stmt->guard, array.name, its);
   }
 }
 
@@ -618,6 +622,8 @@ unsigned expandArray(Scop &scop, unsigned a,
     }
     expandRefs(stmt->lhs, name, copyName, leading);
     expandRefs(stmt->rhs, name, copyName, leading);
+    if (stmt->guard)
+      expandRefs(stmt->guard, name, copyName, leading);
   }
   return id;
 }

@@ -150,6 +150,11 @@ struct Statement {
   /// printed as written (see BodyBuilder::assignment).
   std::string op;
   ExprPtr rhs;
+  /// Under a condition on data (`if (A[i] > 0)`), null otherwise: the
+  /// statement runs where it is non-zero, printed `if (guard) lhs op rhs;`.
+  /// It reads the variable the condition was stored in before the branch;
+  /// the statement's writes are then MayWrites.
+  ExprPtr guard;
   SourceLoc loc;
 };
 

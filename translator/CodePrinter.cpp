@@ -396,6 +396,8 @@ std::string printStatement(
   BodyPrinter printer{scop,    stmt,      iterators, arrayRef, mathName,
                       product, reference, scaled};
   std::string lhs = printer.print(*stmt.lhs), rhs = printer.print(*stmt.rhs);
+  std::string guard =
+      stmt.guard ? "if (" + printer.print(*stmt.guard) + ") " : "";
   // `x *= v` multiplies in the type of `x * v` like a product in an
   // expression: where products are printed as calls that are never fused
   // into an FMA (--fp-contract=off), so is this one, else nvcc would fuse
@@ -405,9 +407,9 @@ std::string printStatement(
                                        typeOf(scop, stmt, *stmt.rhs));
     std::string fn = isFloating(type) ? product(type) : "";
     if (!fn.empty())
-      return lhs + " = " + fn + "(" + lhs + ", " + rhs + ");";
+      return guard + lhs + " = " + fn + "(" + lhs + ", " + rhs + ");";
   }
-  return lhs + " " + stmt.op + " " + rhs + ";";
+  return guard + lhs + " " + stmt.op + " " + rhs + ";";
 }
 
 void printUserStatement(

@@ -157,6 +157,21 @@ AffineBuilder::expressionOrNone(const clang::Expr *e) {
   return result;
 }
 
+std::optional<std::string>
+AffineBuilder::conditionOrNone(const clang::Expr *e) {
+  bool saved = state.probing;
+  state.probing = true;
+  size_t checks = state.rangeChecks.size();
+  std::optional<std::string> result;
+  try {
+    result = condition(e);
+  } catch (const NotAffine &) {
+    state.rangeChecks.resize(checks);
+  }
+  state.probing = saved;
+  return result;
+}
+
 std::string AffineBuilder::condition(const clang::Expr *e) {
   e = e->IgnoreParenImpCasts();
   if (auto *bin = dyn_cast<BinaryOperator>(e)) {

@@ -145,6 +145,94 @@ void BodyBuilder::iteratorExit(polyhedral::Statement &stmt, const VarDecl *var,
   stmt.lhs = scalarWrite(var);
 }
 
+void BodyBuilder::conditionValue(polyhedral::Statement &stmt,
+                                 const clang::Expr *cond, unsigned flag) {
+  current = &stmt;
+  stmt.op = "=";
+  // C's `if (e)` tests e != 0; comparisons and logical operators are 0 or
+  // 1 already, anything else is compared with 0 (a double, a pointer-free
+  // integer).
+  ExprPtr value = this->value(cond);
+  const clang::Expr *bare = cond->IgnoreParenImpCasts();
+  bool truth = false;
+  if (auto *bin = dyn_cast<BinaryOperator>(bare))
+    truth = bin->isComparisonOp() || bin->isLogicalOp();
+  if (auto *un = dyn_cast<UnaryOperator>(bare))
+    truth |= un->getOpcode() == UO_LNot;
+  if (!truth) {
+    ExprPtr zero = makeExpr(Expr::Kind::IntLit);
+    zero->literal = "0";
+    ExprPtr test = makeExpr(Expr::Kind::Binary);
+    test->op = "!=";
+    test->args = {value, zero};
+    value = test;
+  }
+  stmt.rhs = value;
+  polyhedral::Scop &scop = state.scop;
+  ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
+  ref->name = scop.arrays[flag].name;
+  Access access;
+  access.kind = Access::Kind::MustWrite;
+  access.array = flag;
+  access.relation =
+      isl::map(scop.ctx, state.paramPrefix + "{ " +
+                             state.iterationTuple(stmt.name) + " -> " +
+                             ref->name + "[] }");
+  ref->access = stmt.accesses.size();
+  stmt.accesses.push_back(access);
+  stmt.lhs = ref;
+}
+
+void BodyBuilder::guard(polyhedral::Statement &stmt,
+                        const std::vector<std::pair<unsigned, bool>> &guards,
+                        bool condition) {
+  polyhedral::Scop &scop = state.scop;
+  if (!condition)
+    for (Access &access : stmt.accesses)
+      if (access.kind == Access::Kind::MustWrite)
+        access.kind = Access::Kind::MayWrite;
+  ExprPtr all;
+  for (const auto &[flag, positive] : guards) {
+    ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
+    ref->name = scop.arrays[flag].name;
+    Access access;
+    access.kind = Access::Kind::Read;
+    access.array = flag;
+    access.relation =
+        isl::map(scop.ctx, state.paramPrefix + "{ " +
+                               state.iterationTuple(stmt.name) + " -> " +
+                               ref->name + "[] }");
+    ref->access = stmt.accesses.size();
+    stmt.accesses.push_back(access);
+    ExprPtr test = ref;
+    if (!positive) {
+      test = makeExpr(Expr::Kind::Unary);
+      test->op = "!";
+      test->args = {ref};
+    }
+    if (!all) {
+      all = test;
+    } else {
+      ExprPtr both = makeExpr(Expr::Kind::Binary);
+      both->op = "&&";
+      both->args = {all, test};
+      all = both;
+    }
+  }
+  if (!condition) {
+    stmt.guard = all;
+    return;
+  }
+  // The condition of a nested if, stored whatever the outer ones say (0
+  // where they fail; its own test runs only where they hold, as in C): a
+  // write every iteration, so the variable stays private.
+  ExprPtr zero = makeExpr(Expr::Kind::IntLit);
+  zero->literal = "0";
+  ExprPtr value = makeExpr(Expr::Kind::Ternary);
+  value->args = {all, stmt.rhs, zero};
+  stmt.rhs = value;
+}
+
 /// A write of scalar `var` by the current statement.
 ExprPtr BodyBuilder::scalarWrite(const VarDecl *var) {
   unsigned id = arrays.arrayFor(var, var->getLocation());

@@ -93,6 +93,10 @@ struct BuildState {
   std::vector<Loop> loops;
   /// The conditions on them (a conjunction, isl syntax).
   std::vector<std::string> constraints;
+  /// The conditions on data around the statement being built: the scalar
+  /// each was stored in (an array of the scop) and whether the statement
+  /// is in its `then` branch (true) or its `else` branch.
+  std::vector<std::pair<unsigned, bool>> guards;
   /// More conditions, as sets of the iterations of loops around
   /// (`{ L[i0, ..., ik] }` for the k + 1 outermost): where a loop's
   /// condition holds again after it first fails (`i != n`).
@@ -176,6 +180,8 @@ public:
   std::optional<std::string> expressionOrNone(const clang::Expr *e);
   /// An affine condition in isl syntax.
   std::string condition(const clang::Expr *e);
+  /// The same, or nothing where `e` is not affine (a condition on data).
+  std::optional<std::string> conditionOrNone(const clang::Expr *e);
 
 private:
   BuildState &state;
@@ -260,6 +266,17 @@ public:
                     long step);
   /// Fails if `e` is arithmetic on a pointer.
   void refusePointerArithmetic(const clang::Expr *e);
+  /// Fills `stmt` as `flag = (cond) != 0`, `flag` the int scalar `flag`
+  /// of the scop: the value of an if's condition on data, stored before
+  /// its branches run (they may change what it reads).
+  void conditionValue(polyhedral::Statement &stmt, const clang::Expr *cond,
+                      unsigned flag);
+  /// Puts `stmt` under `guards` (BuildState::guards): its guard reads their
+  /// scalars, and its writes become MayWrites. For the `condition` of a
+  /// nested if (conditionValue), its value is 0 where they fail instead.
+  void guard(polyhedral::Statement &stmt,
+             const std::vector<std::pair<unsigned, bool>> &guards,
+             bool condition = false);
 
 private:
   BuildState &state;
@@ -335,6 +352,7 @@ private:
   polyhedral::Statement *current = nullptr;
 
   void buildStmt(clang::Stmt *s, int position);
+  void buildDataIf(clang::IfStmt *branch);
   void buildBody(clang::Stmt *body);
   int buildFor(clang::ForStmt *loop, int position);
   void buildLoopExit(const clang::ForStmt *loop, const clang::VarDecl *var,

@@ -376,7 +376,13 @@ void StatementBuilder::buildIf(IfStmt *branch) {
   if (branch->getInit() || branch->getConditionVariable())
     state.fail(branch->getBeginLoc(), Diag::UnsupportedStatement,
                "an if with a declaration");
-  std::string cond = affine.condition(branch->getCond());
+  std::optional<std::string> affineCond =
+      affine.conditionOrNone(branch->getCond());
+  if (!affineCond) {
+    buildDataIf(branch);
+    return;
+  }
+  std::string cond = *affineCond;
   int position = beta.back();
   std::vector<std::string> &constraints = state.constraints;
   size_t saved = constraints.size();
@@ -389,6 +395,50 @@ void StatementBuilder::buildIf(IfStmt *branch) {
     buildStmt(otherwise, next);
     next = nextPosition;
     constraints.resize(saved);
+  }
+  nextPosition = next;
+}
+
+/// An if whose condition reads data: a statement stores the condition in a
+/// scalar of its own (`polycuda_ifN = (A[i] > 0)`), declared in the scop
+/// (private to each iteration: expansion), then the branches' statements
+/// run under it (BuildState::guards, Statement::guard). Storing it first
+/// keeps C's order: the condition is evaluated once, before either branch
+/// changes what it reads.
+void StatementBuilder::buildDataIf(IfStmt *branch) {
+  int position = beta.back();
+  polyhedral::Scop &scop = state.scop;
+  polyhedral::Array flag;
+  for (unsigned k = 0;; ++k) {
+    flag.name = "polycuda_if" + std::to_string(k);
+    if (scop.findArray(flag.name) < 0)
+      break;
+  }
+  flag.type = polyhedral::ElemType::Int;
+  flag.usedAfterScop = false;
+  flag.isLocal = true;
+  flag.isRead = true;
+  flag.isWritten = true;
+  flag.declLoc = state.locOf(branch->getBeginLoc());
+  unsigned id = scop.arrays.size();
+  scop.arrays.push_back(flag);
+  polyhedral::Statement &stmt = newStatement(branch->getCond()->getBeginLoc());
+  bodies.conditionValue(stmt, branch->getCond(), id);
+  if (!state.guards.empty())
+    bodies.guard(stmt, state.guards, /*condition=*/true);
+  std::vector<std::pair<unsigned, bool>> outer;
+  outer.swap(state.guards);
+  finishStatement();
+  state.guards.swap(outer);
+  state.guards.push_back({id, true});
+  buildStmt(branch->getThen(), position + 1);
+  int next = nextPosition;
+  state.guards.pop_back();
+  if (Stmt *otherwise = branch->getElse()) {
+    state.guards.push_back({id, false});
+    buildStmt(otherwise, next);
+    next = nextPosition;
+    state.guards.pop_back();
   }
   nextPosition = next;
 }
@@ -438,6 +488,8 @@ polyhedral::Statement &StatementBuilder::newStatement(SourceLocation loc) {
 void StatementBuilder::finishStatement(isl::set domain) {
   polyhedral::Scop &scop = state.scop;
   const std::vector<Loop> &loops = state.loops;
+  if (!state.guards.empty())
+    bodies.guard(*current, state.guards);
   std::string tuple = state.iterationTuple(current->name);
   current->domain = domain.is_null()
                         ? state.iterationDomain(current->name)

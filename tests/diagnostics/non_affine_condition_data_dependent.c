@@ -1,8 +1,0 @@
-void kernel(int n, double A[100]) {
-  int i;
-#pragma scop
-  for (i = 0; i < n; i++)
-    if (A[i] > 0) // expected-error {{condition is not affine: A[i]}}
-      A[i] = 0.0;
-#pragma endscop
-}
