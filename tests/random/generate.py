@@ -440,7 +440,8 @@ class Gen:
         self.n_locals = 0
         # Calls of helper functions of the file (one `return` each, with
         # float and int parameters that convert their arguments) in place of
-        # some clamps (eleventh stream): Gen.clamp still draws its own.
+        # some clamps, and conditions on data around some statements
+        # (eleventh stream): Gen.clamp still draws its own.
         self.r11 = random.Random(seed * 6972593 + 37)
         self.uses_helpers = False
 
@@ -704,6 +705,7 @@ class Gen:
         """One statement (string, without indentation or `;`)."""
         r = self.r
         lhs = self.ref(env, loopvars)
+        self.last_lhs = lhs
         k = r.random()
         if temp:
             return "%s = %s" % (lhs, self.rhs_assign(env, loopvars, temp))
@@ -785,6 +787,14 @@ class Gen:
                     res.append(ind2 + self.statement(env, lv, temp) + ";")
                     return res
                 s = self.statement(env, lv)
+                # Conditions on data (eleventh stream): on the element the
+                # statement writes, so no new reference is drawn.
+                k11 = self.r11.random()
+                if k11 < 0.08:
+                    s = "if (%s > 0.25) %s" % (self.last_lhs, s)
+                elif k11 < 0.12:
+                    s = "if (%s < 0.5 && !(%s < -0.5)) %s; else %s *= 0.5" % (
+                        self.last_lhs, self.last_lhs, s, self.last_lhs)
                 if self.chance(0.2):
                     res.append(ind2 + "if (%s)" % self.condition(env, lv))
                     res.append(ind2 + "  " + s + ";")
