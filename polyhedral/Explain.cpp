@@ -31,20 +31,22 @@ std::string varList(const std::string &prefix, unsigned n) {
   return text;
 }
 
-/// `{ [t] -> [u] : u_k = t_k on the first `level` loops, and
-/// u > t on loop `level` }` on the 2d+1 times of the original schedule
-/// (loop k at position 2k + 1); `level == common`: equal on every common
-/// loop. On times, not iterators: a decreasing loop runs -j forward.
-isl::map levelOrder(isl::ctx ctx, unsigned dims, unsigned common,
-                    unsigned level) {
-  std::string text = "{ [" + varList("t", dims) + "] -> [" +
-                     varList("u", dims) + "] : 0 = 0";
+/// `{ S[i] -> T[o] : o_k = i_k for k < level, and o_level > i_level }`
+/// (level == common: equal on every common loop); `o_level < i_level` where
+/// the loop runs down (`reversed[level]`: its time is -i).
+isl::map levelConstraint(isl::ctx ctx, const std::string &source, unsigned ns,
+                         const std::string &sink, unsigned nt, unsigned common,
+                         unsigned level, const std::vector<bool> &reversed) {
+  std::string text = "{ " + source + "[" + varList("i", ns) + "] -> " + sink +
+                     "[" + varList("o", nt) + "] : 0 = 0";
   for (unsigned k = 0; k < level && k < common; ++k)
-    text += " and u" + std::to_string(2 * k + 1) + " = t" +
-            std::to_string(2 * k + 1);
-  if (level < common)
-    text += " and u" + std::to_string(2 * level + 1) + " >= t" +
-            std::to_string(2 * level + 1) + " + 1";
+    text += " and o" + std::to_string(k) + " = i" + std::to_string(k);
+  if (level < common) {
+    std::string o = "o" + std::to_string(level), i = "i" + std::to_string(level);
+    text += level < reversed.size() && reversed[level]
+                ? " and " + o + " <= " + i + " - 1"
+                : " and " + o + " >= " + i + " + 1";
+  }
   return isl::map(ctx, text + " }");
 }
 
@@ -129,6 +131,28 @@ private:
   ScopExplanation &out;
   /// Per statement, the index of its loop at each depth.
   std::vector<std::vector<unsigned>> loopsOf;
+  /// Per statement, whether each loop around it runs down (its time in the
+  /// original schedule is -i), computed when first asked.
+  std::map<unsigned, std::vector<bool>> reversed;
+
+  const std::vector<bool> &reversedOf(unsigned s) {
+    auto found = reversed.find(s);
+    if (found != reversed.end())
+      return found->second;
+    const Statement &stmt = scop.statements[s];
+    std::vector<bool> &result = reversed[s];
+    isl::map time;
+    for (const isl::map &map : mapsOf(scop.originalSchedule))
+      if (domainTupleName(map) == stmt.name)
+        time = map.intersect_domain(stmt.domain);
+    for (unsigned d = 0; !time.is_null() && d < stmt.iterators.size(); ++d) {
+      // The time of loop d is -i_d on the whole domain.
+      isl::map down = isl::manage(isl_map_oppose(time.copy(), isl_dim_in, d,
+                                                 isl_dim_out, 2 * d + 1));
+      result.push_back(!time.is_empty() && down.is_equal(time));
+    }
+    return result;
+  }
 
   void collectLoops() {
     std::map<std::vector<int>, unsigned> index;
@@ -190,18 +214,13 @@ private:
     for (unsigned d = 0; d < a.size() && d < b.size() && a[d] == b[d]; ++d)
       common.push_back(a[d]);
     unsigned c = common.size();
-    unsigned timeDims =
-        setDims(scop.originalSchedule.range().as_set().get_space());
+    unsigned ns = map.domain_tuple_dim(), nt = map.range_tuple_dim();
     for (unsigned level = 0; level <= c; ++level) {
-      isl::union_map order =
-          scop.originalSchedule
-              .apply_range(isl::union_map(levelOrder(scop.ctx, timeDims, c,
-                                                     level)))
-              .apply_range(scop.originalSchedule.reverse());
-      isl::union_map parts = isl::union_map(map).intersect(order);
-      if (parts.is_empty())
+      isl::map part = map.intersect(levelConstraint(
+          scop.ctx, sourceName, ns, sinkName, nt, c, level,
+          reversedOf(source)));
+      if (part.is_empty())
         continue;
-      isl::map part = parts.extract_map(map.get_space());
       DependenceFact fact;
       fact.kind = kind;
       fact.array = array;
