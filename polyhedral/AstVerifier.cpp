@@ -351,34 +351,25 @@ LeafInstancesFn statementLeaves(const isl::union_set &domain) {
   };
 }
 
-std::string nonMonotoneLoop(const isl::ast_node &node) {
-  if (node.isa<isl::ast_node_for>()) {
-    isl::ast_node_for loop = node.as<isl::ast_node_for>();
-    std::string name = loop.iterator().as<isl::ast_expr_id>().id().name();
-    if (!loop.is_degenerate() && !monotoneCondition(loop.cond(), name))
-      return "the loop over " + name + " ends at the first value where " +
-             loop.cond().to_C_str() +
-             " fails, and it holds again for larger values";
-    return nonMonotoneLoop(loop.body());
-  }
-  if (node.isa<isl::ast_node_if>()) {
-    isl::ast_node_if branch = node.as<isl::ast_node_if>();
-    std::string problem = nonMonotoneLoop(branch.then_node());
-    if (problem.empty() && branch.has_else_node())
-      problem = nonMonotoneLoop(branch.else_node());
-    return problem;
-  }
-  if (node.isa<isl::ast_node_block>()) {
-    isl::ast_node_list children = node.as<isl::ast_node_block>().children();
-    for (int i = 0, n = children.size(); i < n; ++i)
-      if (std::string problem = nonMonotoneLoop(children.at(i));
-          !problem.empty())
-        return problem;
-    return "";
-  }
-  if (node.isa<isl::ast_node_mark>())
-    return nonMonotoneLoop(node.as<isl::ast_node_mark>().node());
-  return "";
+std::string nonMonotoneLoop(const isl::ast_node &ast) {
+  std::string problem;
+  auto visit = [](isl_ast_node *node, void *user) -> isl_bool {
+    std::string &problem = *static_cast<std::string *>(user);
+    if (!problem.empty())
+      return isl_bool_false;
+    if (isl_ast_node_get_type(node) == isl_ast_node_for) {
+      isl::ast_node_for loop =
+          isl::manage_copy(node).as<isl::ast_node_for>();
+      std::string name = loop.iterator().as<isl::ast_expr_id>().id().name();
+      if (!loop.is_degenerate() && !monotoneCondition(loop.cond(), name))
+        problem = "the loop over " + name +
+                  " ends at the first value where " + loop.cond().to_C_str() +
+                  " fails, and it holds again for larger values";
+    }
+    return isl_bool_true;
+  };
+  isl_ast_node_foreach_descendant_top_down(ast.get(), visit, &problem);
+  return problem;
 }
 
 isl::union_map executionTimes(const isl::ast_node &ast, const isl::set &context,

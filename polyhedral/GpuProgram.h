@@ -329,8 +329,8 @@ struct Kernel {
   /// Arrays private to each thread of this kernel, held in registers.
   std::vector<unsigned> registers;
   /// Of `registers`, those made by expansion whose thread keeps a whole
-  /// copy of the variable they privatize (a block-scoped `double u[4]`):
-  /// the constant extents of that copy, indexed by the array's dimensions
+  /// copy of an array they privatize (a block-scoped `double u[4]`): the
+  /// constant extents of that copy, indexed by the array's dimensions
   /// after its Array::expandedDims. The others hold one element.
   std::map<unsigned, std::vector<long>> privateShapes;
   /// References held in registers across a loop (load before, store after).

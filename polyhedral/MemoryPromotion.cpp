@@ -18,13 +18,19 @@ namespace polycuda::polyhedral {
 
 namespace {
 
-/// Can local array `a`, accessed only by `kernel`, live in a register?
-bool fitsInRegister(const Scop &scop, const Dependences &deps,
-                    const Kernel &kernel, unsigned a) {
-  // Thread coordinates of an instance: host iteration and mapped members.
+/// `{ S[i] -> [thread coordinates] }` of `kernel`'s instances: the host
+/// iteration and the mapped members.
+isl::union_map threadOf(const Kernel &kernel) {
   isl::union_map thread = kernel.hostSchedule;
   for (const isl::union_map &member : kernel.memberSchedules)
     thread = flatRangeProduct(thread, member);
+  return thread;
+}
+
+/// Can local array `a`, accessed only by `kernel`, live in a register?
+bool fitsInRegister(const Scop &scop, const Dependences &deps,
+                    const Kernel &kernel, unsigned a) {
+  isl::union_map thread = threadOf(kernel);
   isl::union_map sameThread = thread.apply_range(thread.reverse());
   if (!flowOnArray(scop, deps, a).is_subset(sameThread))
     return false;
@@ -39,15 +45,6 @@ bool fitsInRegister(const Scop &scop, const Dependences &deps,
 
 /// Elements a thread may keep of a private copy (PrivateCopy).
 constexpr long kPrivateElements = 64;
-
-/// `{ S[i] -> [thread coordinates] }` of `kernel`'s instances: the host
-/// iteration and the mapped members.
-isl::union_map threadOf(const Kernel &kernel) {
-  isl::union_map thread = kernel.hostSchedule;
-  for (const isl::union_map &member : kernel.memberSchedules)
-    thread = flatRangeProduct(thread, member);
-  return thread;
-}
 
 /// What the reads of `reads` get from the writes of `writes` in the order
 /// of `schedule`: the dependences and the reads without a source.
@@ -792,7 +789,8 @@ void promoteToRegisters(GpuProgram &program) {
       }
       if (!shape)
         continue;
-      owner->privateShapes[a] = *shape;
+      if (!shape->empty()) // else one element, as fitsInRegister's
+        owner->privateShapes[a] = *shape;
     }
     owner->registers.push_back(a);
     owner->arrays.erase(

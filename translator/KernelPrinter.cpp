@@ -336,7 +336,7 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
                           : "";
   for (unsigned a : kernel.registers) {
     auto shape = kernel.privateShapes.find(a);
-    if (shape != kernel.privateShapes.end() && !shape->second.empty()) {
+    if (shape != kernel.privateShapes.end()) {
       long elements = 1;
       for (long extent : shape->second)
         elements *= extent;
@@ -389,28 +389,27 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
   }
   ArrayRefPrinter arrayRef = [&](const Array &array,
                                  const std::vector<std::string> &subscripts) {
-    for (unsigned a : kernel.registers)
-      if (scop.arrays[a].name == array.name &&
-          kernel.privateShapes.count(a) &&
-          !kernel.privateShapes.at(a).empty()) {
+    for (unsigned a : kernel.registers) {
+      if (scop.arrays[a].name != array.name)
+        continue;
+      auto shape = kernel.privateShapes.find(a);
+      if (shape != kernel.privateShapes.end()) {
         // Its thread's copy: the subscripts after the expanded ones.
-        const std::vector<long> &shape = kernel.privateShapes.at(a);
         std::string index;
-        for (size_t d = 0; d < shape.size(); ++d) {
+        for (size_t d = 0; d < shape->second.size(); ++d) {
           std::string sub = "(" + subscripts[array.expandedDims + d] + ")";
           index = d == 0 ? sub
-                         : "(" + index + ") * " + std::to_string(shape[d]) +
-                               " + " + sub;
+                         : "(" + index + ") * " +
+                               std::to_string(shape->second[d]) + " + " + sub;
         }
         return array.name + "[" + index + "]";
       }
-    for (unsigned a : kernel.registers)
-      if (scop.arrays[a].name == array.name)
-        return slots.empty() ? array.name
-                             : array.name + "[" +
-                                   (registerIndex.empty() ? std::string("0")
-                                                          : registerIndex) +
-                                   "]";
+      return slots.empty() ? array.name
+                           : array.name + "[" +
+                                 (registerIndex.empty() ? std::string("0")
+                                                        : registerIndex) +
+                                 "]";
+    }
     for (unsigned a : program.hostScalars)
       if (scop.arrays[a].name == array.name)
         return array.name;

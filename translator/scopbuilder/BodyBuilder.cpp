@@ -168,42 +168,19 @@ void BodyBuilder::conditionValue(polyhedral::Statement &stmt,
     value = test;
   }
   stmt.rhs = value;
-  polyhedral::Scop &scop = state.scop;
-  ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
-  ref->name = scop.arrays[flag].name;
-  Access access;
-  access.kind = Access::Kind::MustWrite;
-  access.array = flag;
-  access.relation =
-      isl::map(scop.ctx, state.paramPrefix + "{ " +
-                             state.iterationTuple(stmt.name) + " -> " +
-                             ref->name + "[] }");
-  ref->access = stmt.accesses.size();
-  stmt.accesses.push_back(access);
-  stmt.lhs = ref;
+  stmt.lhs = scalarRef(stmt, flag, Access::Kind::MustWrite);
 }
 
 void BodyBuilder::guard(polyhedral::Statement &stmt,
                         const std::vector<std::pair<unsigned, bool>> &guards,
                         bool condition) {
-  polyhedral::Scop &scop = state.scop;
   if (!condition)
     for (Access &access : stmt.accesses)
       if (access.kind == Access::Kind::MustWrite)
         access.kind = Access::Kind::MayWrite;
   ExprPtr all;
   for (const auto &[flag, positive] : guards) {
-    ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
-    ref->name = scop.arrays[flag].name;
-    Access access;
-    access.kind = Access::Kind::Read;
-    access.array = flag;
-    access.relation =
-        isl::map(scop.ctx, state.paramPrefix + "{ " +
-                               state.iterationTuple(stmt.name) + " -> " +
-                               ref->name + "[] }");
-    ref->access = stmt.accesses.size();
-    stmt.accesses.push_back(access);
+    ExprPtr ref = scalarRef(stmt, flag, Access::Kind::Read);
     ExprPtr test = ref;
     if (!positive) {
       test = makeExpr(Expr::Kind::Unary);
@@ -236,19 +213,25 @@ void BodyBuilder::guard(polyhedral::Statement &stmt,
 /// A write of scalar `var` by the current statement.
 ExprPtr BodyBuilder::scalarWrite(const VarDecl *var) {
   unsigned id = arrays.arrayFor(var, var->getLocation());
+  state.scop.arrays[id].isWritten = true;
+  return scalarRef(*current, id, Access::Kind::MustWrite);
+}
+
+/// A reference of `stmt` to scalar `array` and its Access of `kind`.
+ExprPtr BodyBuilder::scalarRef(polyhedral::Statement &stmt, unsigned array,
+                               Access::Kind kind) {
   polyhedral::Scop &scop = state.scop;
   ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
-  ref->name = scop.arrays[id].name;
+  ref->name = scop.arrays[array].name;
   Access access;
-  access.kind = Access::Kind::MustWrite;
-  access.array = id;
+  access.kind = kind;
+  access.array = array;
   access.relation =
       isl::map(scop.ctx, state.paramPrefix + "{ " +
-                             state.iterationTuple(current->name) + " -> " +
+                             state.iterationTuple(stmt.name) + " -> " +
                              ref->name + "[] }");
-  scop.arrays[id].isWritten = true;
-  ref->access = current->accesses.size();
-  current->accesses.push_back(access);
+  ref->access = stmt.accesses.size();
+  stmt.accesses.push_back(access);
   return ref;
 }
 

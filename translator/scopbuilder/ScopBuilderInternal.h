@@ -316,6 +316,8 @@ private:
                                polyhedral::Access::Kind kind);
   polyhedral::ExprPtr writeRef(const clang::Expr *lhs, bool alsoRead);
   polyhedral::ExprPtr scalarWrite(const clang::VarDecl *var);
+  polyhedral::ExprPtr scalarRef(polyhedral::Statement &stmt, unsigned array,
+                                polyhedral::Access::Kind kind);
   bool isArrayOrScalarRef(const clang::Expr *e);
   void refusePointerUse(const clang::Expr *e);
   void refuseStructField(const clang::Expr *e);
