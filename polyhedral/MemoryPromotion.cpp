@@ -46,6 +46,36 @@ bool fitsInRegister(const Scop &scop, const Dependences &deps,
 /// Elements a thread may keep of a private copy (PrivateCopy).
 constexpr long kPrivateElements = 64;
 
+/// Whether a set node of `schedule` (children in any order) has two
+/// children with statements among `statements`: the AST generator may
+/// print them in either order, which one copy of a variable per thread
+/// would make visible (random program 606934: `s1 = A[i]` of iteration
+/// i + 1 printed before `A[2 * i] = s1` of iteration i).
+bool unorderedBetween(const isl::schedule &schedule,
+                      const std::set<std::string> &statements) {
+  bool found = false;
+  auto visit = [&](isl::schedule_node node) {
+    if (found)
+      return false;
+    if (!node.isa<isl::schedule_node_set>())
+      return true;
+    int touching = 0;
+    for (int c = 0; c < node.n_children(); ++c) {
+      isl::union_set filter =
+          node.child(c).as<isl::schedule_node_filter>().get_filter();
+      bool touches = false;
+      filter.foreach_set([&](isl::set set) {
+        touches |= statements.count(tupleName(set)) > 0;
+      });
+      touching += touches;
+    }
+    found = touching >= 2;
+    return !found;
+  };
+  schedule.get_root().foreach_descendant_top_down(visit);
+  return found;
+}
+
 /// What the reads of `reads` get from the writes of `writes` in the order
 /// of `schedule`: the dependences and the reads without a source.
 std::pair<isl::union_map, isl::union_map>
@@ -65,7 +95,9 @@ dataflow(const isl::union_map &reads, const isl::union_map &writes,
 /// constant extents (at most kPrivateElements elements) and every read of
 /// the kernel gets its value from the same write with one copy per thread,
 /// in the kernel's order, as it does from the expanded array: isl's
-/// dataflow analysis of both, compared.
+/// dataflow analysis of both, compared, after checking that every flow of
+/// the program on the array stays in one thread and that the schedule
+/// orders every two instances that access it.
 std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
                                                   const Kernel &kernel,
                                                   unsigned a) {
@@ -83,6 +115,21 @@ std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
     shape.push_back(*extent);
   }
   isl::union_map thread = threadOf(kernel);
+  // Every value a read gets comes from a write of the same thread in the
+  // same launch: the comparison below sees one thread at a time (the
+  // kernel's instances have the thread as parameters), where a value
+  // written by another thread, or in an earlier launch of a host loop,
+  // would look like one that no write gives (random program 606614).
+  if (!flowOnArray(scop, program.deps, a)
+           .is_subset(thread.apply_range(thread.reverse())))
+    return std::nullopt;
+  std::set<std::string> statements;
+  for (const Statement &stmt : scop.statements)
+    for (const Access &access : stmt.accesses)
+      if (access.array == a)
+        statements.insert(stmt.name);
+  if (unorderedBetween(program.schedule, statements))
+    return std::nullopt;
   isl::union_map reads = isl::union_map::empty(scop.ctx);
   isl::union_map writes = reads, privateReads = reads, privateWrites = reads;
   for (const Statement &stmt : scop.statements)
@@ -108,6 +155,11 @@ std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
     }
   isl::union_map order =
       program.schedule.get_map().intersect_domain(kernel.instances);
+  // Instances at the same point of the schedule run in an order the AST
+  // generator chooses (a band's statements without a sequence below it).
+  if (!order.intersect_domain(reads.domain().unite(writes.domain()))
+           .is_injective())
+    return std::nullopt;
   auto expanded = dataflow(reads, writes, order);
   auto contracted = dataflow(privateReads, privateWrites, order);
   if (!expanded.first.is_equal(contracted.first) ||
