@@ -25,7 +25,13 @@ std::string helperDefinitions(const std::string &q) {
      << q << " " << t << " " << kMin << "(" << t << " a, " << t
      << " b) { return a < b ? a : b; }\n"
      << q << " " << t << " " << kMax << "(" << t << " a, " << t
-     << " b) { return a > b ? a : b; }\n";
+     << " b) { return a > b ? a : b; }\n"
+     << q << " " << t << " " << kMinArith << "(" << t << " a, " << t
+     << " b) {\n  " << t << " d = a - b;\n"
+     << "  return b + (d & (d >> (8 * sizeof(d) - 1)));\n}\n"
+     << q << " " << t << " " << kMaxArith << "(" << t << " a, " << t
+     << " b) {\n  " << t << " d = a - b;\n"
+     << "  return a - (d & (d >> (8 * sizeof(d) - 1)));\n}\n";
   return os.str();
 }
 
@@ -83,13 +89,17 @@ std::string printOp(const isl::ast_expr_op &op) {
   if (op.isa<isl::ast_expr_op_minus>())
     return "(-" + args[0] + ")";
   if (op.isa<isl::ast_expr_op_max>() || op.isa<isl::ast_expr_op_min>()) {
-    // Nested to the right, max(a, max(b, c)): isl lists the terms that
-    // depend on outer loop iterators last, and LLVM-based compilers (nvcc's
-    // cicc in CUDA 13, PoCL 5, NVIDIA's OpenCL) hang optimizing some loop
-    // nests whose lower bound is max(max(-m + 2, -n + 2), -k0 - 1) with
-    // the inner bounds depending on it (random programs 8000143, 8003309);
-    // the same bound nested the other way compiles in a second.
+    // LLVM-based compilers (nvcc's cicc in CUDA 13, PoCL 5, NVIDIA's
+    // OpenCL) hang optimizing some loop nests whose lower bound is a max of
+    // three terms, one of them an outer iterator, with the inner bounds
+    // depending on it: max(max(-m + 2, -n + 2), -k0 - 1) nested to the
+    // left (random programs 8000143, 8003309) and max(-m - 1, max(-n + 1,
+    // -k0 - 2)) nested to the right (603311, 603939). Three terms or more
+    // are computed without a comparison, which they optimize in a second;
+    // two keep the comparison (tile bounds, which the compilers handle).
     const char *fn = op.isa<isl::ast_expr_op_max>() ? kMax : kMin;
+    if (n >= 3)
+      fn = op.isa<isl::ast_expr_op_max>() ? kMaxArith : kMinArith;
     std::string text = args[n - 1];
     for (int i = n - 2; i >= 0; --i)
       text = std::string(fn) + "(" + args[i] + ", " + text + ")";

@@ -29,6 +29,10 @@ inline constexpr const char *kIndexType = "long";
 inline constexpr const char *kFloorDiv = "polycuda_floord";
 inline constexpr const char *kMin = "polycuda_min";
 inline constexpr const char *kMax = "polycuda_max";
+/// The same without a comparison (`a - (d & (d >> 63))`, d = a - b), for
+/// bounds of three terms or more (CodePrinter.cpp's printOp says why).
+inline constexpr const char *kMinArith = "polycuda_min_arith";
+inline constexpr const char *kMaxArith = "polycuda_max_arith";
 
 /// Definitions of the helpers with the given function qualifier prefix
 /// (e.g. "static inline", "__host__ __device__ static inline").
