@@ -61,6 +61,13 @@ DiagInfo infoOf(Diag diag) {
   case Diag::IteratorModified:
     return {L::Error, "loop variable '%0' is modified in the loop body; only "
                       "the loop increment may change it"};
+  case Diag::UnsupportedJump:
+    return {L::Error, "%0 is supported only as the last statement of one "
+                      "branch of an 'if' placed directly in a loop body, "
+                      "such as 'if (i > m) continue;'"};
+  case Diag::BreakExitValue:
+    return {L::Error, "the value of loop variable '%0' after a loop left by "
+                      "'break' is not supported; copy it inside the loop"};
   case Diag::IteratorWraps:
     return {L::Error, "loop variable %0 may take a value outside its type, "
                       "which C wraps around, or the loop may not end; give "

@@ -32,6 +32,8 @@ enum class Diag {
   UnsupportedLoopInit,
   UnsupportedLoopCondition,
   IteratorModified,
+  UnsupportedJump,
+  BreakExitValue,
   IteratorWraps,
   WrapsAround,
   UnknownFunction,

@@ -3,8 +3,7 @@ void kernel(int n, double A[100]) {
 #pragma scop
   for (i = 0; i < n; i++) {
     A[i] = 1.0;
-    if (i > 10)
-      break; // expected-error {{is not supported inside a scop}}
+    break; // expected-error {{'break' is supported only as the last statement of one branch of an 'if'}}
   }
 #pragma endscop
 }

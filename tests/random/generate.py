@@ -444,6 +444,9 @@ class Gen:
         # (eleventh stream): Gen.clamp still draws its own.
         self.r11 = random.Random(seed * 6972593 + 37)
         self.uses_helpers = False
+        # `if (c) continue;` and `if (c) break;` after some statements, on
+        # loop variables or on the element just written (twelfth stream).
+        self.r12 = random.Random(seed * 7368787 + 41)
 
     def chance(self, p):
         return self.r.random() < p
@@ -804,6 +807,7 @@ class Gen:
                             lambda: self.statement(env, lv)) + ";")
                 else:
                     res.append(ind2 + s + ";")
+                res += self.jump(ind2, lv)
                 return res
 
             for i in before:
@@ -822,6 +826,27 @@ class Gen:
         if temp and not used_temp[0]:
             self.temps.remove(temp)
         return lines
+
+    def jump(self, ind, loopvars):
+        """Maybe `if (c) continue;` or `if (c) break;` directly in the
+        body of the innermost loop of `loopvars`, after a statement (twelfth
+        stream). No break where loop variables are read after their loops
+        (polycuda refuses their value after a break)."""
+        r = self.r12
+        k = r.random()
+        if k >= 0.10:
+            return []
+        what = "break" if k < 0.04 and not self.exit_shapes else "continue"
+        if r.random() < 0.5:
+            v, u = r.choice(loopvars), r.choice(loopvars)
+            cond = r.choice(["%s > %s + 1" % (v, u), "%s == %s" % (v, u),
+                             "%s %% 3 == 1" % v, "%s >= n - 2" % v])
+        else:
+            cond = "%s > 0.75" % self.last_lhs
+        if r.random() < 0.25:
+            return [ind + "if (!(%s)) {" % cond, ind + "} else",
+                    ind + "  %s;" % what]
+        return [ind + "if (%s)" % cond, ind + "  %s;" % what]
 
     def second(self, make):
         """`make()` with the second random stream."""

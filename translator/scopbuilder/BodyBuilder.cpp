@@ -146,7 +146,8 @@ void BodyBuilder::iteratorExit(polyhedral::Statement &stmt, const VarDecl *var,
 }
 
 void BodyBuilder::conditionValue(polyhedral::Statement &stmt,
-                                 const clang::Expr *cond, unsigned flag) {
+                                 const clang::Expr *cond, unsigned flag,
+                                 bool negate) {
   current = &stmt;
   stmt.op = "=";
   // C's `if (e)` tests e != 0; comparisons and logical operators are 0 or
@@ -166,6 +167,33 @@ void BodyBuilder::conditionValue(polyhedral::Statement &stmt,
     test->op = "!=";
     test->args = {value, zero};
     value = test;
+  }
+  if (negate) {
+    ExprPtr no = makeExpr(Expr::Kind::Unary);
+    no->op = "!";
+    no->args = {value};
+    value = no;
+  }
+  stmt.rhs = value;
+  stmt.lhs = scalarRef(stmt, flag, Access::Kind::MustWrite);
+}
+
+void BodyBuilder::flagValue(polyhedral::Statement &stmt, unsigned flag,
+                            std::optional<unsigned> source, bool negate) {
+  current = &stmt;
+  stmt.op = "=";
+  ExprPtr value;
+  if (source) {
+    value = scalarRef(stmt, *source, Access::Kind::Read);
+    if (negate) {
+      ExprPtr no = makeExpr(Expr::Kind::Unary);
+      no->op = "!";
+      no->args = {value};
+      value = no;
+    }
+  } else {
+    value = makeExpr(Expr::Kind::IntLit);
+    value->literal = "0";
   }
   stmt.rhs = value;
   stmt.lhs = scalarRef(stmt, flag, Access::Kind::MustWrite);

@@ -270,7 +270,11 @@ public:
   /// of the scop: the value of an if's condition on data, stored before
   /// its branches run (they may change what it reads).
   void conditionValue(polyhedral::Statement &stmt, const clang::Expr *cond,
-                      unsigned flag);
+                      unsigned flag, bool negate = false);
+  /// Fills `stmt` as `flag = source` (`!source` where `negate`), both int
+  /// scalars of the scop, or `flag = 0` without a source.
+  void flagValue(polyhedral::Statement &stmt, unsigned flag,
+                 std::optional<unsigned> source, bool negate = false);
   /// Puts `stmt` under `guards` (BuildState::guards): its guard reads their
   /// scalars, and its writes become MayWrites. For the `condition` of a
   /// nested if (conditionValue), its value is 0 where they fail instead.
@@ -353,9 +357,43 @@ private:
   /// The statement being built.
   polyhedral::Statement *current = nullptr;
 
+  /// A `continue` or `break` that ends one branch of an if placed
+  /// directly in a loop body (through plain blocks): the statements after
+  /// the if run only where that branch is not taken, and after a `break`
+  /// no later iteration runs.
+  struct Jump {
+    bool isBreak;
+    bool inThen; ///< the jump ends the `then` branch (else the `else`)
+    /// For a break on data: the scalar its loop's statements run under
+    /// (0 until a break is taken).
+    std::optional<unsigned> breakFlag;
+  };
+  std::map<const clang::IfStmt *, Jump> jumpIfs;
+  /// The `continue` and `break` statements of jumpIfs.
+  std::set<const clang::Stmt *> allowedJumps;
+  /// The condition of the last if built: its isl text where it is affine,
+  /// else the scalar that holds its value (buildDataIf).
+  std::optional<std::string> lastIfAffine;
+  unsigned lastIfFlag = 0;
+
   void buildStmt(clang::Stmt *s, int position);
+  /// The statements of `block` from `position`; after an if of jumpIfs,
+  /// the rest of the loop body runs under the branch not taken.
+  void buildSequence(clang::CompoundStmt *block, int position);
+  /// Records the jumps of the loop body `body` in jumpIfs and returns the
+  /// ifs in order.
+  std::vector<const clang::IfStmt *> findJumps(clang::Stmt *body);
+  /// For a loop body with `break`s (`jumps` from findJumps): the
+  /// iterations of the loop (`{ L[...] }`) that run, those up to the first
+  /// that breaks; nothing when there is no break, or when a jump's
+  /// condition reads data (`onData` set: buildFor keeps a flag instead).
+  std::optional<isl::set> iterationsBeforeBreak(
+      const std::vector<const clang::IfStmt *> &jumps, long step,
+      const clang::VarDecl *var, bool &onData);
+  /// A new int scalar of the scop, local to it, named `prefix` and a number.
+  unsigned newFlag(const std::string &prefix, clang::SourceLocation loc);
   void buildDataIf(clang::IfStmt *branch);
-  void buildBody(clang::Stmt *body);
+  void buildBody(clang::Stmt *body, int position = 0);
   int buildFor(clang::ForStmt *loop, int position);
   void buildLoopExit(const clang::ForStmt *loop, const clang::VarDecl *var,
                      const clang::Expr *init, long step,
@@ -363,6 +401,7 @@ private:
   void checkIteratorRange(const clang::VarDecl *var, const isl::set &values,
                           clang::SourceLocation loc);
   isl::set keepFirstRun(long step, isl::set &evaluated);
+  isl::map laterInLoop(long step, bool later);
   void buildIf(clang::IfStmt *branch);
   void buildAssignment(const clang::Expr *e,
                        const clang::Expr *rhsValue = nullptr);

@@ -13,6 +13,9 @@
 
 #include <clang/AST/RecursiveASTVisitor.h>
 
+#include <algorithm>
+#include <functional>
+
 using namespace clang;
 
 namespace polycuda::translator::scopbuilder {
@@ -107,12 +110,15 @@ void StatementBuilder::buildStmt(Stmt *s, int position) {
   if (auto *compound = dyn_cast<CompoundStmt>(s)) {
     // A nested block is transparent: its statements continue the sequence
     // at this level.
-    int i = position;
-    for (Stmt *child : compound->body()) {
-      buildStmt(child, i);
-      i = nextPosition;
-    }
-    nextPosition = i;
+    buildSequence(compound, position);
+    return;
+  }
+  if (isa<ContinueStmt>(s) || isa<BreakStmt>(s)) {
+    // What it does is modelled at its if (buildSequence, buildFor).
+    if (!allowedJumps.count(s))
+      state.fail(s->getBeginLoc(), Diag::UnsupportedJump, describe(s),
+                 s->getSourceRange());
+    nextPosition = position;
     return;
   }
   if (isa<NullStmt>(s)) {
@@ -148,16 +154,117 @@ void StatementBuilder::buildStmt(Stmt *s, int position) {
     nextPosition = position + taken;
 }
 
-void StatementBuilder::buildBody(Stmt *body) {
-  if (auto *compound = dyn_cast<CompoundStmt>(body)) {
-    int i = 0;
-    for (Stmt *child : compound->body()) {
-      buildStmt(child, i);
-      i = nextPosition;
+void StatementBuilder::buildBody(Stmt *body, int position) {
+  if (auto *compound = dyn_cast<CompoundStmt>(body))
+    buildSequence(compound, position);
+  else
+    buildStmt(body, position);
+}
+
+void StatementBuilder::buildSequence(CompoundStmt *block, int position) {
+  int i = position;
+  for (Stmt *child : block->body()) {
+    buildStmt(child, i);
+    i = nextPosition;
+    auto *branch = dyn_cast<IfStmt>(child);
+    auto jump = branch ? jumpIfs.find(branch) : jumpIfs.end();
+    if (jump == jumpIfs.end())
+      continue;
+    bool inThen = jump->second.inThen;
+    if (std::optional<unsigned> broken = jump->second.breakFlag) {
+      // `polycuda_breakN = (the branch was taken)`, under the flag itself
+      // (and the ifs around): once set, it stays.
+      beta.back() = i++;
+      polyhedral::Statement &stmt = newStatement(branch->getBeginLoc());
+      if (lastIfAffine)
+        bodies.conditionValue(stmt, branch->getCond(), *broken, !inThen);
+      else
+        bodies.flagValue(stmt, *broken, lastIfFlag, !inThen);
+      finishStatement();
     }
-  } else {
-    buildStmt(body, 0);
+    // The rest of the loop body runs where the branch that jumps is not
+    // taken, until the body ends (buildFor drops the condition there).
+    if (lastIfAffine)
+      state.constraints.push_back(inThen ? "(not " + *lastIfAffine + ")"
+                                         : *lastIfAffine);
+    else
+      state.guards.push_back({lastIfFlag, !inThen});
   }
+  nextPosition = i;
+}
+
+std::vector<const IfStmt *> StatementBuilder::findJumps(Stmt *body) {
+  std::vector<const IfStmt *> found;
+  // The `continue` or `break` that ends `branch`, or null.
+  auto endingJump = [](Stmt *branch) -> Stmt * {
+    if (auto *block = dyn_cast_or_null<CompoundStmt>(branch))
+      branch = block->body_empty() ? nullptr : block->body_back();
+    return isa_and_nonnull<ContinueStmt, BreakStmt>(branch) ? branch
+                                                            : nullptr;
+  };
+  std::function<void(Stmt *)> walk = [&](Stmt *s) {
+    if (auto *block = dyn_cast<CompoundStmt>(s)) {
+      for (Stmt *child : block->body())
+        walk(child);
+      return;
+    }
+    auto *branch = dyn_cast<IfStmt>(s);
+    if (!branch)
+      return;
+    Stmt *inThen = endingJump(branch->getThen());
+    Stmt *inElse = endingJump(branch->getElse());
+    // Jumps in both branches stay unsupported (reported at the jump).
+    if (!inThen == !inElse)
+      return;
+    Stmt *jump = inThen ? inThen : inElse;
+    jumpIfs[branch] = {isa<BreakStmt>(jump), inThen != nullptr};
+    allowedJumps.insert(jump);
+    found.push_back(branch);
+  };
+  walk(body);
+  return found;
+}
+
+std::optional<isl::set> StatementBuilder::iterationsBeforeBreak(
+    const std::vector<const IfStmt *> &jumps, long step, const VarDecl *var,
+    bool &onData) {
+  onData = false;
+  size_t last = jumps.size();
+  while (last > 0 && !jumpIfs.at(jumps[last - 1]).isBreak)
+    --last;
+  if (last == 0)
+    return std::nullopt;
+  const IfStmt *firstBreak = *std::find_if(
+      jumps.begin(), jumps.end(),
+      [&](const IfStmt *b) { return jumpIfs.at(b).isBreak; });
+  if (state.liveIterators.count(var))
+    state.fail(firstBreak->getBeginLoc(), Diag::BreakExitValue,
+               var->getName());
+  // Where a break is taken: its branch, where no jump before it is.
+  std::string reached, taken;
+  size_t checks = state.rangeChecks.size();
+  for (size_t k = 0; k < last; ++k) {
+    const IfStmt *branch = jumps[k];
+    std::optional<std::string> cond = affine.conditionOrNone(branch->getCond());
+    if (!cond) {
+      // Whether a break is taken depends on data: a flag (buildFor).
+      onData = true;
+      state.rangeChecks.resize(checks);
+      return std::nullopt;
+    }
+    const Jump &jump = jumpIfs.at(branch);
+    std::string jumped = jump.inThen ? *cond : "(not " + *cond + ")";
+    if (jump.isBreak)
+      taken += (taken.empty() ? "(" : " or (") + reached + jumped + ")";
+    reached += "(not " + jumped + ") and ";
+  }
+  // buildIf checks the conditions' ranges where they are evaluated.
+  state.rangeChecks.resize(checks);
+  state.constraints.push_back("(" + taken + ")");
+  isl::set breaks = state.iterationDomain("L");
+  state.constraints.pop_back();
+  return state.iterationDomain("L").subtract(
+      breaks.apply(laterInLoop(step, /*later=*/true)));
 }
 
 void StatementBuilder::checkNotModified(Stmt *body, const VarDecl *var) {
@@ -262,8 +369,41 @@ int StatementBuilder::buildFor(ForStmt *loop, int position) {
                                             " -> " + shifted + " }");
     last = iterations.subtract(iterations.apply(stepBack));
   }
+  std::vector<const IfStmt *> jumps = findJumps(loop->getBody());
+  size_t bodyConstraints = constraints.size();
+  size_t bodyGuards = state.guards.size();
+  size_t bodySets = state.loopSets.size();
+  bool breakOnData = false;
+  if (std::optional<isl::set> run =
+          iterationsBeforeBreak(jumps, *step, var, breakOnData))
+    state.loopSets.push_back(*run);
   beta.push_back(0);
-  buildBody(loop->getBody());
+  int first = 0;
+  if (breakOnData) {
+    // `polycuda_breakN = 0` in the loop's first iteration, whatever the
+    // ifs around say (a write in every run of the loop keeps the flag
+    // private to the iterations around); every statement of the body runs
+    // where it is still 0, and each break sets it (buildSequence).
+    unsigned broken = newFlag("polycuda_break", loop->getBeginLoc());
+    for (const IfStmt *branch : jumps)
+      if (jumpIfs.at(branch).isBreak)
+        jumpIfs.at(branch).breakFlag = broken;
+    isl::set iterations = state.iterationDomain("L");
+    isl::set firstRun = iterations.subtract(
+        iterations.apply(laterInLoop(*step, /*later=*/true)));
+    std::vector<std::pair<unsigned, bool>> outer;
+    outer.swap(state.guards);
+    polyhedral::Statement &stmt = newStatement(loop->getBeginLoc());
+    bodies.flagValue(stmt, broken, std::nullopt);
+    finishStatement(firstRun);
+    state.guards.swap(outer);
+    state.guards.push_back({broken, false});
+    first = 1;
+  }
+  buildBody(loop->getBody(), first);
+  constraints.resize(bodyConstraints);
+  state.guards.resize(bodyGuards);
+  state.loopSets.resize(bodySets);
   if (live) {
     // In the last iteration, after the body (which cannot write `var`).
     beta.back() = nextPosition;
@@ -315,24 +455,28 @@ isl::set StatementBuilder::keepFirstRun(long step, isl::set &evaluated) {
   state.constraints.pop_back();
   isl::set fails = state.iterationDomain("L").subtract(holds);
   state.constraints.push_back(cond);
-  // { L[o, b] -> L[o, i] : i after b } and before, in the loop's order.
-  std::string from = state.iterationTuple("L"), to = from;
-  const std::string &name = state.loops.back().name;
-  std::string b = state.freshIslName("b");
-  from.replace(from.size() - 1 - name.size(), name.size(), b);
-  std::string later = step > 0 ? " > " : " < ";
-  std::string earlier = step > 0 ? " < " : " > ";
-  isl::map after(state.scop.ctx, state.paramPrefix + "{ " + from + " -> " +
-                                     to + " : " + name + later + b + " }");
-  isl::map before(state.scop.ctx, state.paramPrefix + "{ " + from + " -> " +
-                                      to + " : " + name + earlier + b + " }");
-  state.releaseIslName(b);
+  isl::map after = laterInLoop(step, /*later=*/true);
+  isl::map before = laterInLoop(step, /*later=*/false);
   isl::set run =
       holds.subtract(fails.apply(after)).intersect(fails.apply(before));
   if (!run.is_equal(holds))
     state.loopSets.push_back(run);
   evaluated = run.unite(fails.subtract(fails.apply(after)));
   return holds;
+}
+
+/// `{ L[o, b] -> L[o, i] : i after b }` in the order of the innermost loop
+/// (of step `step`), or before b where `later` is false.
+isl::map StatementBuilder::laterInLoop(long step, bool later) {
+  std::string from = state.iterationTuple("L"), to = from;
+  const std::string &name = state.loops.back().name;
+  std::string b = state.freshIslName("b");
+  from.replace(from.size() - 1 - name.size(), name.size(), b);
+  std::string order = (step > 0) == later ? " > " : " < ";
+  isl::map result(state.scop.ctx, state.paramPrefix + "{ " + from + " -> " +
+                                      to + " : " + name + order + b + " }");
+  state.releaseIslName(b);
+  return result;
 }
 
 /// `var = init` (`init` given) or `var = i + step` (`i` the innermost loop
@@ -397,6 +541,7 @@ void StatementBuilder::buildIf(IfStmt *branch) {
     constraints.resize(saved);
   }
   nextPosition = next;
+  lastIfAffine = cond;
 }
 
 /// An if whose condition reads data: a statement stores the condition in a
@@ -407,21 +552,7 @@ void StatementBuilder::buildIf(IfStmt *branch) {
 /// changes what it reads.
 void StatementBuilder::buildDataIf(IfStmt *branch) {
   int position = beta.back();
-  polyhedral::Scop &scop = state.scop;
-  polyhedral::Array flag;
-  for (unsigned k = 0;; ++k) {
-    flag.name = "polycuda_if" + std::to_string(k);
-    if (scop.findArray(flag.name) < 0)
-      break;
-  }
-  flag.type = polyhedral::ElemType::Int;
-  flag.usedAfterScop = false;
-  flag.isLocal = true;
-  flag.isRead = true;
-  flag.isWritten = true;
-  flag.declLoc = state.locOf(branch->getBeginLoc());
-  unsigned id = scop.arrays.size();
-  scop.arrays.push_back(flag);
+  unsigned id = newFlag("polycuda_if", branch->getBeginLoc());
   polyhedral::Statement &stmt = newStatement(branch->getCond()->getBeginLoc());
   bodies.conditionValue(stmt, branch->getCond(), id);
   if (!state.guards.empty())
@@ -441,6 +572,27 @@ void StatementBuilder::buildDataIf(IfStmt *branch) {
     state.guards.pop_back();
   }
   nextPosition = next;
+  lastIfAffine.reset();
+  lastIfFlag = id;
+}
+
+unsigned StatementBuilder::newFlag(const std::string &prefix,
+                                   SourceLocation loc) {
+  polyhedral::Scop &scop = state.scop;
+  polyhedral::Array flag;
+  for (unsigned k = 0;; ++k) {
+    flag.name = prefix + std::to_string(k);
+    if (scop.findArray(flag.name) < 0)
+      break;
+  }
+  flag.type = polyhedral::ElemType::Int;
+  flag.usedAfterScop = false;
+  flag.isLocal = true;
+  flag.isRead = true;
+  flag.isWritten = true;
+  flag.declLoc = state.locOf(loc);
+  scop.arrays.push_back(flag);
+  return scop.arrays.size() - 1;
 }
 
 /// An assignment statement; `rhsValue`, when given, replaces the right-hand
