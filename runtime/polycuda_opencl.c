@@ -329,6 +329,14 @@ void *polycuda_cl_alloc(polycuda_cl_program *p, size_t bytes,
                           NULL, &err);
   if (err != CL_SUCCESS)
     failWith(where, "clCreateBuffer", err, detail);
+  if (isEnvFlagSet("POLYCUDA_POISON_ALLOC") && bytes > 0) {
+    // Tests: every byte 0xff (a NaN in each double and float), so that an
+    // element a scop reads without copying it in shows in the output.
+    const unsigned char ones = 0xff;
+    checkCall(clEnqueueFillBuffer(p->queue, buffer, &ones, 1, 0, bytes, 0,
+                                  NULL, NULL),
+              where, "clEnqueueFillBuffer");
+  }
   return (void *)buffer;
 }
 

@@ -51,7 +51,8 @@ void polycuda_cl_release(polycuda_cl_program *p);
 /// Creates a read-write buffer of \p bytes (at least 1) in the context of
 /// \p p and returns its cl_mem handle as void *. If the environment variable
 /// POLYCUDA_FAIL_ALLOC is set (to anything but "" or "0"), fails as if
-/// clCreateBuffer returned CL_MEM_OBJECT_ALLOCATION_FAILURE.
+/// clCreateBuffer returned CL_MEM_OBJECT_ALLOCATION_FAILURE; under
+/// POLYCUDA_POISON_ALLOC, fills the buffer with 0xff bytes (tests).
 void *polycuda_cl_alloc(polycuda_cl_program *p, size_t bytes,
                         const char *where);
 

@@ -143,7 +143,7 @@ if [ "${1:-}" = "--one" ]; then
       record "$t" match ""
       continue
     fi
-    OMP_NUM_THREADS=2 timeout -k 5 "$to" "./bin.$t" > "run.$t.out" 2> "run.$t.err"
+    OMP_NUM_THREADS=2 POLYCUDA_POISON_ALLOC=1 timeout -k 5 "$to" "./bin.$t" > "run.$t.out" 2> "run.$t.err"
     rc=$?
     if [ $rc -ne 0 ]; then
       record "$t" fail "translated program $(status_text $rc): $(head -c 200 "run.$t.err" | tr '\n' ' ')"
