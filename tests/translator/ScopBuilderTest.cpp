@@ -216,6 +216,61 @@ void f(int n, double A[n]) {
                 stmt(scop, 1).domain);
 }
 
+TEST_F(ScopBuilderTest, ContinueAndBreakOnIteratorsAreExactDomains) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[n][n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      A[i][j] = 1.0;
+      if (i == j)
+        continue;
+      A[i][j] += 2.0;
+      if (j >= i + 3)
+        break;
+      A[i][j] *= 3.0;
+    }
+#pragma endscop
+}
+)");
+  ASSERT_EQ(3u, scop.statements.size()) << scop.str();
+  // Up to the first iteration that breaks (j = i + 3, where it is taken).
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S0[i, j] : 0 <= i < n and "
+                                "0 <= j < n and j <= i + 3 }"),
+                stmt(scop, 0).domain);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S1[i, j] : 0 <= i < n and "
+                                "0 <= j < n and j <= i + 3 and j != i }"),
+                stmt(scop, 1).domain);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S2[i, j] : 0 <= i < n and "
+                                "0 <= j < n and j < i + 3 and j != i }"),
+                stmt(scop, 2).domain);
+}
+
+TEST_F(ScopBuilderTest, BreakOnDataKeepsAFlag) {
+  const Scop &scop = parseOne(R"(
+void f(int n, double A[n][n], int found[n]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      if (A[i][j] > 0.5) {
+        found[i] = j;
+        break;
+      }
+      A[i][j] = 0.0;
+    }
+#pragma endscop
+}
+)");
+  // polycuda_break0 = 0 at j = 0, the condition stored, found[i] = j under
+  // it, the flag set, A[i][j] = 0.0 under both.
+  ASSERT_EQ(5u, scop.statements.size()) << scop.str();
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n] -> { S0[i, 0] : 0 <= i < n and n > 0 }"),
+                stmt(scop, 0).domain);
+  EXPECT_GE(scop.findArray("polycuda_break0"), 0);
+  for (unsigned s = 2; s < 5; ++s)
+    EXPECT_TRUE(stmt(scop, s).guard != nullptr) << stmt(scop, s).name;
+}
+
 TEST_F(ScopBuilderTest, DivisionAndModuloByConstants) {
   const Scop &scop = parseOne(R"(
 void f(int n, double A[n][n]) {
