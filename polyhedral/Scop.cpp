@@ -132,6 +132,22 @@ int Scop::findArray(const std::string &name) const {
   return -1;
 }
 
+const char *roleName(StatementRole role) {
+  switch (role) {
+  case StatementRole::Source:
+    return "source";
+  case StatementRole::DataCondition:
+    return "data_condition";
+  case StatementRole::BreakReset:
+    return "break_reset";
+  case StatementRole::BreakTaken:
+    return "break_taken";
+  case StatementRole::IteratorExit:
+    return "iterator_exit";
+  }
+  return "source";
+}
+
 std::string Scop::str() const {
   std::ostringstream os;
   os << "scop in " << functionName << " at " << loc.str() << "\n";

@@ -131,8 +131,21 @@ struct Access {
 };
 
 /// One assignment statement.
+/// What a statement of the model stands for in the source.
+enum class StatementRole {
+  Source,        ///< a statement of the source
+  DataCondition, ///< stores an if's condition on data (polycuda_ifN)
+  BreakReset,    ///< polycuda_breakN = 0 in a loop's first iteration
+  BreakTaken,    ///< polycuda_breakN = whether a break on data was taken
+  IteratorExit,  ///< the value a loop leaves in its variable
+};
+
+/// The role's name in the report (`role` of a statement).
+const char *roleName(StatementRole role);
+
 struct Statement {
   std::string name; ///< Also the tuple name of `domain`.
+  StatementRole role = StatementRole::Source;
   /// `[params] -> { S[i] : ... }`.
   isl::set domain;
   /// isl names of the domain dimensions, outermost first.

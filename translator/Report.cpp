@@ -352,6 +352,7 @@ private:
       entry["id"] = stmt.name;
       entry["text"] = statementText(scop, stmt);
       entry["loops"] = std::move(loops);
+      entry["role"] = polyhedral::roleName(stmt.role);
       statements.push_back(std::move(entry));
     }
     return statements;
@@ -939,6 +940,16 @@ void printStatements(const json::Object &scop, std::ostream &os) {
        << "  " << str(s.get("text"));
     if (!s.getArray("loops")->empty())
       os << "   [loops " << list(s.getArray("loops")) << "]";
+    std::string role = str(s.get("role"));
+    if (role == "data_condition")
+      os << "   (the condition of an if on data, stored before its branches)";
+    else if (role == "break_reset")
+      os << "   (a break on data: its flag, 0 before the loop's first "
+            "iteration)";
+    else if (role == "break_taken")
+      os << "   (a break on data: the flag set where it is taken)";
+    else if (role == "iterator_exit")
+      os << "   (the value the loop leaves in its variable)";
     os << "\n";
   }
   for (const json::Value &v : *scop.getArray("privatized_scalars")) {

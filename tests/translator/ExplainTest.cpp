@@ -526,6 +526,45 @@ void blocks(int n, double a[100], double b[100], double c[100]) {
   EXPECT_FALSE(*loops(s, "k")[0]->getBoolean("parallel"));
 }
 
+TEST_F(ExplainTest, StatementsSayWhatPolycudaAdded) {
+  // The stored condition of an if on data, the flag of a break on data
+  // and the value a loop leaves in its variable are statements of the
+  // model: each says what it stands for, and the rows stay parallel.
+  const char *code = R"(
+void search(int n, double A[100][100], int found[100], double B[100]) {
+  int k;
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    found[i] = -1;
+    for (int j = 0; j < n; j++) {
+      if (A[i][j] > 0.5) {
+        found[i] = j;
+        break;
+      }
+    }
+  }
+  for (k = 0; k < n; k++)
+    B[k] = 1.0;
+  B[k] = 2.0;
+#pragma endscop
+}
+)";
+  json::Value value = report("search.c", code);
+  const json::Object &s = scop(value);
+  std::map<std::string, int> roles;
+  for (const json::Value &v : *s.getArray("statements"))
+    ++roles[str(v.getAsObject()->get("role"))];
+  EXPECT_EQ(4, roles["source"]);
+  EXPECT_EQ(1, roles["data_condition"]);
+  EXPECT_EQ(1, roles["break_reset"]);
+  EXPECT_EQ(1, roles["break_taken"]);
+  // After the last iteration, and where the loop runs none.
+  EXPECT_EQ(2, roles["iterator_exit"]);
+  EXPECT_NE(std::string::npos, text.find("a break on data: its flag"));
+  EXPECT_TRUE(*loops(s, "i")[0]->getBoolean("parallel"));
+  EXPECT_FALSE(*loops(s, "j")[0]->getBoolean("parallel"));
+}
+
 TEST_F(ExplainTest, MvIsUncoalescedTmvIsCoalesced) {
   // One thread per element (no reduction lanes, see the next test).
   reductions = false;

@@ -176,6 +176,7 @@ void StatementBuilder::buildSequence(CompoundStmt *block, int position) {
       // (and the ifs around): once set, it stays.
       beta.back() = i++;
       polyhedral::Statement &stmt = newStatement(branch->getBeginLoc());
+      stmt.role = polyhedral::StatementRole::BreakTaken;
       if (lastIfAffine)
         bodies.conditionValue(stmt, branch->getCond(), *broken, !inThen);
       else
@@ -394,6 +395,7 @@ int StatementBuilder::buildFor(ForStmt *loop, int position) {
     std::vector<std::pair<unsigned, bool>> outer;
     outer.swap(state.guards);
     polyhedral::Statement &stmt = newStatement(loop->getBeginLoc());
+    stmt.role = polyhedral::StatementRole::BreakReset;
     bodies.flagValue(stmt, broken, std::nullopt);
     finishStatement(firstRun);
     state.guards.swap(outer);
@@ -486,6 +488,7 @@ void StatementBuilder::buildLoopExit(const ForStmt *loop, const VarDecl *var,
                                      const clang::Expr *init, long step,
                                      const isl::set &domain) {
   polyhedral::Statement &stmt = newStatement(loop->getBeginLoc());
+  stmt.role = polyhedral::StatementRole::IteratorExit;
   bodies.iteratorExit(stmt, var, init,
                       init ? "" : state.loops.back().name, step);
   finishStatement(domain);
@@ -554,6 +557,7 @@ void StatementBuilder::buildDataIf(IfStmt *branch) {
   int position = beta.back();
   unsigned id = newFlag("polycuda_if", branch->getBeginLoc());
   polyhedral::Statement &stmt = newStatement(branch->getCond()->getBeginLoc());
+  stmt.role = polyhedral::StatementRole::DataCondition;
   bodies.conditionValue(stmt, branch->getCond(), id);
   if (!state.guards.empty())
     bodies.guard(stmt, state.guards, /*condition=*/true);
