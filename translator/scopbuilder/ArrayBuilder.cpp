@@ -35,6 +35,9 @@ std::optional<ElemType> elemTypeOf(QualType type) {
     case BuiltinType::SChar:
       return ElemType::Char;
     case BuiltinType::UChar:
+    // `bool` (_Bool) is stored as one byte holding 0 or 1; every
+    // conversion to it is printed as `!= 0` (BodyBuilder::toBool).
+    case BuiltinType::Bool:
       return ElemType::UChar;
     case BuiltinType::Long:
     case BuiltinType::LongLong:

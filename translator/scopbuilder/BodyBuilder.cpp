@@ -94,6 +94,8 @@ void BodyBuilder::assignment(polyhedral::Statement &stmt, const clang::Expr *e,
       one->literal = "1";
       stmt.rhs = one;
       stmt.lhs = writeRef(un->getSubExpr(), true);
+      if (un->getSubExpr()->getType()->isBooleanType())
+        boolCompound(stmt);
       return;
     }
   }
@@ -112,10 +114,26 @@ void BodyBuilder::assignment(polyhedral::Statement &stmt, const clang::Expr *e,
       stmt.op = BinaryOperator::getOpcodeStr(bin->getOpcode()).str();
       stmt.rhs = value(rhsValue ? rhsValue : bin->getRHS());
       stmt.lhs = writeRef(bin->getLHS(), bin->isCompoundAssignmentOp());
+      if (bin->getLHS()->getType()->isBooleanType()) {
+        if (bin->isCompoundAssignmentOp())
+          boolCompound(stmt);
+        else if (rhsValue && !rhsValue->getType()->isBooleanType())
+          stmt.rhs = toBool(stmt.rhs); // a chain's inner value
+      }
       return;
     }
   }
   refuseExpressionStatement(e);
+}
+
+/// `b op= v` on a bool `b` as `b = (b op v) != 0`: C converts the result
+/// to bool, where its one-byte storage would keep `b op v`.
+void BodyBuilder::boolCompound(polyhedral::Statement &stmt) {
+  ExprPtr both = makeExpr(Expr::Kind::Binary);
+  both->op = stmt.op.substr(0, stmt.op.size() - 1);
+  both->args = {stmt.lhs, stmt.rhs};
+  stmt.op = "=";
+  stmt.rhs = toBool(both);
 }
 
 void BodyBuilder::initialization(polyhedral::Statement &stmt,
@@ -447,9 +465,22 @@ ExprPtr BodyBuilder::asDeclared(ExprPtr n, const VarDecl *var) {
 /// An implicit conversion: printed where it may change the value (to an
 /// unsigned or narrower integer type), since the printed operand may have
 /// another type than in the source (iterators are `long`).
+/// `(v != 0)`: C's conversion of a value to `bool`, which the model
+/// stores in an unsigned char.
+ExprPtr BodyBuilder::toBool(ExprPtr v) {
+  ExprPtr zero = makeExpr(Expr::Kind::IntLit);
+  zero->literal = "0";
+  ExprPtr test = makeExpr(Expr::Kind::Binary);
+  test->op = "!=";
+  test->args = {v, zero};
+  return test;
+}
+
 ExprPtr BodyBuilder::implicitCast(const ImplicitCastExpr *cast) {
   ExprPtr v = value(cast->getSubExpr());
   QualType to = cast->getType(), from = cast->getSubExpr()->getType();
+  if (to->isBooleanType() && !from->isBooleanType())
+    return toBool(v);
   if (cast->getCastKind() != CK_IntegralCast || to->isBooleanType() ||
       !to->isIntegerType() || !from->isIntegerType())
     return v;
@@ -465,6 +496,8 @@ ExprPtr BodyBuilder::implicitCast(const ImplicitCastExpr *cast) {
 }
 
 ExprPtr BodyBuilder::explicitCast(const CStyleCastExpr *cast) {
+  if (cast->getType()->isBooleanType())
+    return toBool(value(cast->getSubExpr()));
   auto type = elemTypeOf(cast->getType());
   if (!type)
     state.fail(cast->getBeginLoc(), Diag::UnsupportedType,
@@ -557,6 +590,8 @@ ExprPtr BodyBuilder::convertedTo(ExprPtr n, const clang::Expr *e,
   if (from.getCanonicalType().getUnqualifiedType() ==
       type.getCanonicalType().getUnqualifiedType())
     return n;
+  if (type->isBooleanType())
+    return toBool(n);
   auto elem = elemTypeOf(type);
   if (!elem)
     state.fail(e->getBeginLoc(), Diag::UnsupportedType, type.getAsString());

@@ -296,6 +296,8 @@ private:
   polyhedral::ExprPtr asDeclared(polyhedral::ExprPtr n,
                                  const clang::VarDecl *var);
   polyhedral::ExprPtr implicitCast(const clang::ImplicitCastExpr *cast);
+  polyhedral::ExprPtr toBool(polyhedral::ExprPtr v);
+  void boolCompound(polyhedral::Statement &stmt);
   polyhedral::ExprPtr explicitCast(const clang::CStyleCastExpr *cast);
   polyhedral::ExprPtr operation(const clang::Expr *e);
   polyhedral::ExprPtr mathCall(const clang::CallExpr *call);
