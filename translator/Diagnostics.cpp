@@ -86,7 +86,9 @@ DiagInfo infoOf(Diag diag) {
                       "unsigned, long, float or double elements"};
   case Diag::PointerAccess:
     return {L::Error, "'%0' is accessed through a pointer; declare it as an "
-                      "array parameter such as 'double A[N][M]'"};
+                      "array parameter such as 'double A[N][M]', or as a "
+                      "'restrict' pointer parameter ('double *restrict A') "
+                      "where no other name reaches its elements"};
   case Diag::PointerArithmetic:
     return {L::Error, "pointer arithmetic '%0' is not supported in a scop; "
                       "index an array parameter instead, such as 'A[i + 1]'"};

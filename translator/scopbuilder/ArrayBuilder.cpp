@@ -69,6 +69,19 @@ unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
   std::vector<isl::pw_aff> extents;
   const clang::Type *t = type.getCanonicalType().getTypePtr();
   bool first = true;
+  if (auto *pointer = dyn_cast<PointerType>(t)) {
+    // `double *restrict x`, `double (*restrict A)[M]`: the programmer
+    // states that no other name reaches its elements, so it is an array
+    // whose first extent is unknown, as `double A[][M]`. Without
+    // `restrict` it may alias the scop's other arrays: refused.
+    if (!isa<ParmVarDecl>(var) || !var->getType().isRestrictQualified())
+      state.fail(useLoc, Diag::PointerAccess, array.name);
+    array.firstExtentKnown = false;
+    extents.push_back(
+        isl::pw_aff(state.scop.ctx, state.paramPrefix + "{ [(0)] }"));
+    first = false;
+    t = pointer->getPointeeType().getCanonicalType().getTypePtr();
+  }
   while (auto *at = dyn_cast<clang::ArrayType>(t)) {
     extents.push_back(extentOf(at, first, var, array));
     first = false;
