@@ -447,6 +447,11 @@ class Gen:
         # `if (c) continue;` and `if (c) break;` after some statements, on
         # loop variables or on the element just written (twelfth stream).
         self.r12 = random.Random(seed * 7368787 + 41)
+        # Array parameters declared as restrict pointers, `double (*restrict
+        # A)[M]` (thirteenth stream), where no subscript needs the first
+        # extent (no irregular subscripts).
+        self.r13 = random.Random(seed * 8960453 + 43)
+        self.restrict_params = self.r13.random() < 0.3
 
     def chance(self, p):
         return self.r.random() < p
@@ -2031,6 +2036,16 @@ class Gen:
     def decl(self, name, dims, prefix=""):
         return "%sdouble %s%s" % (prefix, name, "".join("[%s]" % d for d in dims))
 
+    def param_decl(self, name, dims):
+        """An array parameter of kernel_random: as declared, or a restrict
+        pointer to its rows (thirteenth stream)."""
+        if not self.restrict_params or self.irregular:
+            return self.decl(name, dims)
+        inner = "".join("[%s]" % d for d in dims[1:])
+        if not inner:
+            return "double *restrict %s" % name
+        return "double (*restrict %s)%s" % (name, inner)
+
     def idecl(self, o, prefix=""):
         return "%s%s %s%s" % (prefix, o.type, o.name, "".join("[%s]" % d for d in o.dims))
 
@@ -2161,7 +2176,7 @@ class Gen:
             if self.uses_off:
                 params.append("int off")
             if not self.use_globals:
-                params += [self.decl(n, d) for n, d in self.arrays]
+                params += [self.param_decl(n, d) for n, d in self.arrays]
                 params += self.index_declarations("")
             params += [self.idecl(o) for o in iparams]
             out.append("static void kernel_random(%s)" % ", ".join(params))
