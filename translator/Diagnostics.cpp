@@ -24,7 +24,7 @@ DiagInfo infoOf(Diag diag) {
     return {L::Warning, "scop region contains no statements; it is left as is"};
   case Diag::UnsupportedStatement:
     return {L::Error, "%0 is not supported inside a scop; use for loops, "
-                      "affine if statements and assignments"};
+                      "if statements and assignments"};
   case Diag::UnsupportedExpression:
     return {L::Error, "%0 is not supported in a scop statement"};
   case Diag::NonAffineExpression:

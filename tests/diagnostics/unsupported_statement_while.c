@@ -3,7 +3,7 @@ void kernel(int n, double A[100]) {
   int i;
 #pragma scop
   for (i = 0; i < n; i++) {
-    while (A[i] > 1.0) // expected-error {{is not supported inside a scop; use for loops, affine if statements and assignments}}
+    while (A[i] > 1.0) // expected-error {{is not supported inside a scop; use for loops, if statements and assignments}}
       A[i] = A[i] / 2.0;
   }
 #pragma endscop
