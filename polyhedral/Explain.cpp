@@ -518,7 +518,9 @@ std::string accessText(const Scop &scop, const Statement &stmt,
   const Array &array = scop.arrays[access.array];
   isl::map relation = withSourceNames(stmt, access.relation);
   std::string text = array.name;
-  for (unsigned d = 0; d < array.rank(); ++d) {
+  // An array of structs: its last dimension is the field (P[i].y).
+  unsigned dims = array.rank() - (array.fields.empty() ? 0 : 1);
+  for (unsigned d = 0; d < dims; ++d) {
     if (!access.isAffine() && !access.nonAffineSubscripts[d].empty()) {
       text += "[" + access.nonAffineSubscripts[d] + "]";
       continue;
@@ -527,6 +529,12 @@ std::string accessText(const Scop &scop, const Statement &stmt,
     isl::map dim = projectOutOutputs(relation, d + 1, array.rank() - d - 1);
     dim = projectOutOutputs(dim, 0, d);
     text += "[" + toCString(dim.as_pw_multi_aff().at(0).coalesce()) + "]";
+  }
+  if (dims < array.rank()) {
+    isl::map field = projectOutOutputs(relation, 0, dims);
+    std::optional<long> position =
+        constantValue(field.as_pw_multi_aff().at(0).coalesce());
+    text += position ? "." + array.fields.at(*position) : "[field]";
   }
   return text;
 }

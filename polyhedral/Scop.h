@@ -89,6 +89,9 @@ struct Array {
   std::vector<isl::pw_aff> extents;
   /// False for `A[][M]`-style declarations; extents[0] is then 0.
   bool firstExtentKnown = true;
+  /// For an array of structs whose fields all have one type: their names,
+  /// in order; the last dimension (of this many elements) is the field.
+  std::vector<std::string> fields;
   /// Its value may be read after the scop (a global, a static, a
   /// parameter, or a local referenced after `#pragma endscop`).
   bool usedAfterScop = true;

@@ -35,6 +35,17 @@ std::string helperDefinitions(const std::string &q) {
   return os.str();
 }
 
+std::string sourceReference(const polyhedral::Array &array,
+                            const std::vector<std::string> &subscripts) {
+  std::string text = array.name;
+  size_t dims = subscripts.size() - (array.fields.empty() ? 0 : 1);
+  for (size_t d = 0; d < dims; ++d)
+    text += "[" + subscripts[d] + "]";
+  if (!array.fields.empty())
+    text += "." + array.fields.at(std::stoul(subscripts.back()));
+  return text;
+}
+
 std::string guardedHelperDefinitions(const std::string &qualifiers) {
   return "#ifndef POLYCUDA_HELPERS\n#define POLYCUDA_HELPERS\n" +
          helperDefinitions(qualifiers) + "#endif\n";

@@ -189,6 +189,11 @@ std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call);
 /// Prints a parameter-only function as C, using `context`.
 std::string printParamExpr(const isl::set &context, const isl::pw_aff &pa);
 
+/// `A[s0][s1]` as the source writes it: `P[s0].y` for a field of an array
+/// of structs (its last subscript is the field's position).
+std::string sourceReference(const polyhedral::Array &array,
+                            const std::vector<std::string> &subscripts);
+
 /// Row-major linear index of `subscripts` in `array`, as C.
 std::string linearIndex(const polyhedral::Scop &scop,
                         const polyhedral::Array &array,

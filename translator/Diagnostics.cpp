@@ -92,6 +92,14 @@ DiagInfo infoOf(Diag diag) {
   case Diag::PointerArithmetic:
     return {L::Error, "pointer arithmetic '%0' is not supported in a scop; "
                       "index an array parameter instead, such as 'A[i + 1]'"};
+  case Diag::StructLayout:
+    return {L::Error, "the fields of the structs of '%0' do not all have one "
+                      "number type (or the struct has padding); a scop "
+                      "accepts arrays of structs such as 'struct { double x, "
+                      "y; } P[N]' and reads their fields as strided arrays"};
+  case Diag::WholeStruct:
+    return {L::Error, "a whole struct ('%0') is not supported in a scop; "
+                      "read and assign its fields one by one"};
   case Diag::StructField:
     return {L::Error, "struct fields ('%0') are not supported in a scop yet; "
                       "copy the field to a local scalar or array before the "

@@ -41,6 +41,8 @@ enum class Diag {
   PointerAccess,
   PointerArithmetic,
   StructField,
+  StructLayout,
+  WholeStruct,
   ParameterWritten,
   UnknownArrayExtent,
   ScopNotInFunction,

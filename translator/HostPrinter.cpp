@@ -679,10 +679,7 @@ std::string printCFile(const ParsedInput &input,
                                    const std::vector<std::string> &subscripts) {
       if (array.isLocal && array.rank() > 0)
         return array.name + "[" + linearIndex(scop, array, subscripts) + "]";
-      std::string text = array.name;
-      for (const std::string &s : subscripts)
-        text += "[" + s + "]";
-      return text;
+      return sourceReference(array, subscripts);
     };
     auto mathName = [](const std::string &name) { return name; };
     AstPrinter *self = nullptr;

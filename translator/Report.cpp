@@ -104,10 +104,10 @@ std::string statementText(const Scop &scop, const Statement &stmt) {
       scop, stmt, names,
       [](const polyhedral::Array &array,
          const std::vector<std::string> &subscripts) {
-        std::string text = array.name;
+        std::vector<std::string> bare;
         for (const std::string &s : subscripts)
-          text += "[" + stripParens(s) + "]";
-        return text;
+          bare.push_back(stripParens(s));
+        return sourceReference(array, bare);
       },
       [](const std::string &name) { return name; });
 }

@@ -89,6 +89,30 @@ unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
   }
   if (isa<PointerType>(t))
     state.fail(useLoc, Diag::PointerAccess, array.name);
+  if (auto *record = dyn_cast<RecordType>(t)) {
+    // An array of structs whose fields all have one scalar type, without
+    // padding: one more dimension, the field (P[i].y is P[i][1]).
+    const RecordDecl *decl = record->getDecl()->getDefinition();
+    std::optional<QualType> field;
+    bool uniform = decl && decl->isStruct() && !extents.empty();
+    if (uniform)
+      for (const FieldDecl *f : decl->fields()) {
+        QualType ft = f->getType().getCanonicalType().getUnqualifiedType();
+        uniform &= !f->isBitField() && ft->isBuiltinType() &&
+                   elemTypeOf(ft).has_value() && (!field || *field == ft);
+        field = ft;
+        array.fields.push_back(f->getName().str());
+      }
+    uniform &= field.has_value() &&
+               state.ast.getTypeSize(QualType(t, 0)) ==
+                   state.ast.getTypeSize(*field) * array.fields.size();
+    if (!uniform)
+      state.fail(useLoc, Diag::StructLayout, array.name);
+    extents.push_back(isl::pw_aff(
+        state.scop.ctx, state.paramPrefix + "{ [(" +
+                            std::to_string(array.fields.size()) + ")] }"));
+    t = field->getTypePtr();
+  }
   auto elem = elemTypeOf(QualType(t, 0));
   if (!elem)
     state.fail(var->getLocation(), Diag::UnsupportedType,

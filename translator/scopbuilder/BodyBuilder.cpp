@@ -325,7 +325,7 @@ ExprPtr BodyBuilder::value(const clang::Expr *e) {
   if (auto *ref = dyn_cast<DeclRefExpr>(e))
     if (ExprPtr n = reference(ref))
       return n;
-  if (isa<ArraySubscriptExpr>(e))
+  if (isa<ArraySubscriptExpr>(e) || fieldOfElement(e))
     return arrayRef(e, Access::Kind::Read);
   if (auto *cast = dyn_cast<ImplicitCastExpr>(e))
     return implicitCast(cast);
@@ -683,6 +683,9 @@ ExprPtr BodyBuilder::convertedArgument(const clang::Expr *arg) {
 ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
   std::vector<const clang::Expr *> subscripts;
   const clang::Expr *base = e->IgnoreParenImpCasts();
+  const FieldDecl *field = fieldOfElement(base);
+  if (field)
+    base = cast<MemberExpr>(base)->getBase()->IgnoreParenImpCasts();
   while (auto *sub = dyn_cast<ArraySubscriptExpr>(base)) {
     subscripts.insert(subscripts.begin(), sub->getIdx());
     base = sub->getBase()->IgnoreParenImpCasts();
@@ -699,6 +702,12 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
   // Not a reference: value() below may add arrays to scop.arrays.
   const std::string name = scop.arrays[id].name;
   unsigned rank = scop.arrays[id].rank();
+  // A field of an element of an array of structs, or the whole element.
+  if (!scop.arrays[id].fields.empty() && !field)
+    state.fail(e->getBeginLoc(), Diag::WholeStruct, state.text(e),
+               e->getSourceRange());
+  if (field)
+    --rank;
   if (subscripts.size() != rank)
     state.fail(e->getBeginLoc(), Diag::UnsupportedExpression,
                "an access to '" + name + "' with " +
@@ -726,6 +735,14 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
     }
     range += (range.empty() ? "" : ", ") + *index;
     ref->args.push_back(value(sub));
+  }
+  if (field) {
+    // The field's position in the struct: a constant last subscript.
+    std::string index = std::to_string(field->getFieldIndex());
+    range += ", " + index;
+    ExprPtr position = makeExpr(Expr::Kind::IntLit);
+    position->literal = index;
+    ref->args.push_back(position);
   }
   for (const std::string &index : anyIndex)
     state.releaseIslName(index);
@@ -762,9 +779,19 @@ ExprPtr BodyBuilder::writeRef(const clang::Expr *lhs, bool alsoRead) {
   return ref;
 }
 
+/// The field of `P[i].x` (a MemberExpr on an element of an array, not
+/// through `->`), or null.
+const FieldDecl *BodyBuilder::fieldOfElement(const clang::Expr *e) {
+  auto *member = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+  if (!member || member->isArrow() ||
+      !isa<ArraySubscriptExpr>(member->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(member->getMemberDecl());
+}
+
 bool BodyBuilder::isArrayOrScalarRef(const clang::Expr *e) {
   e = e->IgnoreParenImpCasts();
-  if (isa<ArraySubscriptExpr>(e))
+  if (isa<ArraySubscriptExpr>(e) || fieldOfElement(e))
     return true;
   if (auto *var = varOf(e))
     return !state.loopOf(var) && !state.paramNames.count(var);

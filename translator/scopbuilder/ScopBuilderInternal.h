@@ -297,6 +297,7 @@ private:
                                  const clang::VarDecl *var);
   polyhedral::ExprPtr implicitCast(const clang::ImplicitCastExpr *cast);
   polyhedral::ExprPtr toBool(polyhedral::ExprPtr v);
+  static const clang::FieldDecl *fieldOfElement(const clang::Expr *e);
   void boolCompound(polyhedral::Statement &stmt);
   polyhedral::ExprPtr explicitCast(const clang::CStyleCastExpr *cast);
   polyhedral::ExprPtr operation(const clang::Expr *e);
