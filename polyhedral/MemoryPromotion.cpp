@@ -27,13 +27,20 @@ isl::union_map threadOf(const Kernel &kernel) {
   return thread;
 }
 
-/// Can local array `a`, accessed only by `kernel`, live in a register?
-bool fitsInRegister(const Scop &scop, const Dependences &deps,
-                    const Kernel &kernel, unsigned a) {
+/// Does every value that a read of local array `a` gets come from a write
+/// of the same thread of `kernel` in the same launch? Where it does not,
+/// the array stays in global memory.
+bool flowsStayInThread(const Scop &scop, const Dependences &deps,
+                       const Kernel &kernel, unsigned a) {
   isl::union_map thread = threadOf(kernel);
-  isl::union_map sameThread = thread.apply_range(thread.reverse());
-  if (!flowOnArray(scop, deps, a).is_subset(sameThread))
-    return false;
+  return flowOnArray(scop, deps, a)
+      .is_subset(thread.apply_range(thread.reverse()));
+}
+
+/// Can local array `a`, accessed only by `kernel` and whose flows stay in
+/// one thread (flowsStayInThread), live in one register of each thread?
+bool fitsInRegister(const Scop &scop, const Kernel &kernel, unsigned a) {
+  isl::union_map thread = threadOf(kernel);
   isl::union_map access = isl::union_map::empty(scop.ctx);
   for (const Statement &stmt : scop.statements)
     for (const Access &acc : stmt.accesses)
@@ -95,9 +102,12 @@ dataflow(const isl::union_map &reads, const isl::union_map &writes,
 /// constant extents (at most kPrivateElements elements) and every read of
 /// the kernel gets its value from the same write with one copy per thread,
 /// in the kernel's order, as it does from the expanded array: isl's
-/// dataflow analysis of both, compared, after checking that every flow of
-/// the program on the array stays in one thread and that the schedule
-/// orders every two instances that access it.
+/// dataflow analysis of both, compared, after checking that the schedule
+/// orders every two instances that access it. The comparison sees one
+/// thread at a time (the kernel's instances have the thread as
+/// parameters), where a value written by another thread, or in an earlier
+/// launch of a host loop, would look like one that no write gives (random
+/// program 606614): the caller checks flowsStayInThread first.
 std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
                                                   const Kernel &kernel,
                                                   unsigned a) {
@@ -115,14 +125,6 @@ std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
     shape.push_back(*extent);
   }
   isl::union_map thread = threadOf(kernel);
-  // Every value a read gets comes from a write of the same thread in the
-  // same launch: the comparison below sees one thread at a time (the
-  // kernel's instances have the thread as parameters), where a value
-  // written by another thread, or in an earlier launch of a host loop,
-  // would look like one that no write gives (random program 606614).
-  if (!flowOnArray(scop, program.deps, a)
-           .is_subset(thread.apply_range(thread.reverse())))
-    return std::nullopt;
   std::set<std::string> statements;
   for (const Statement &stmt : scop.statements)
     for (const Access &access : stmt.accesses)
@@ -832,7 +834,9 @@ void promoteToRegisters(GpuProgram &program) {
       }
     if (users != 1)
       continue;
-    if (!fitsInRegister(scop, program.deps, *owner, a)) {
+    if (!flowsStayInThread(scop, program.deps, *owner, a))
+      continue;
+    if (!fitsInRegister(scop, *owner, a)) {
       std::optional<std::vector<long>> shape;
       try {
         shape = privateCopyShape(program, *owner, a);

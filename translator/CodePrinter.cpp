@@ -108,9 +108,9 @@ std::string printOp(const isl::ast_expr_op &op) {
     // -k0 - 2)) nested to the right (603311, 603939). Three terms or more
     // are computed without a comparison, which they optimize in a second;
     // two keep the comparison (tile bounds, which the compilers handle).
-    const char *fn = op.isa<isl::ast_expr_op_max>() ? kMax : kMin;
-    if (n >= 3)
-      fn = op.isa<isl::ast_expr_op_max>() ? kMaxArith : kMinArith;
+    bool max = op.isa<isl::ast_expr_op_max>();
+    const char *fn =
+        n >= 3 ? (max ? kMaxArith : kMinArith) : (max ? kMax : kMin);
     std::string text = args[n - 1];
     for (int i = n - 2; i >= 0; --i)
       text = std::string(fn) + "(" + args[i] + ", " + text + ")";

@@ -178,21 +178,9 @@ void BodyBuilder::conditionValue(polyhedral::Statement &stmt,
     truth = bin->isComparisonOp() || bin->isLogicalOp();
   if (auto *un = dyn_cast<UnaryOperator>(bare))
     truth |= un->getOpcode() == UO_LNot;
-  if (!truth) {
-    ExprPtr zero = makeExpr(Expr::Kind::IntLit);
-    zero->literal = "0";
-    ExprPtr test = makeExpr(Expr::Kind::Binary);
-    test->op = "!=";
-    test->args = {value, zero};
-    value = test;
-  }
-  if (negate) {
-    ExprPtr no = makeExpr(Expr::Kind::Unary);
-    no->op = "!";
-    no->args = {value};
-    value = no;
-  }
-  stmt.rhs = value;
+  if (!truth)
+    value = toBool(value);
+  stmt.rhs = negate ? negated(value) : value;
   stmt.lhs = scalarRef(stmt, flag, Access::Kind::MustWrite);
 }
 
@@ -203,12 +191,8 @@ void BodyBuilder::flagValue(polyhedral::Statement &stmt, unsigned flag,
   ExprPtr value;
   if (source) {
     value = scalarRef(stmt, *source, Access::Kind::Read);
-    if (negate) {
-      ExprPtr no = makeExpr(Expr::Kind::Unary);
-      no->op = "!";
-      no->args = {value};
-      value = no;
-    }
+    if (negate)
+      value = negated(value);
   } else {
     value = makeExpr(Expr::Kind::IntLit);
     value->literal = "0";
@@ -227,12 +211,7 @@ void BodyBuilder::guard(polyhedral::Statement &stmt,
   ExprPtr all;
   for (const auto &[flag, positive] : guards) {
     ExprPtr ref = scalarRef(stmt, flag, Access::Kind::Read);
-    ExprPtr test = ref;
-    if (!positive) {
-      test = makeExpr(Expr::Kind::Unary);
-      test->op = "!";
-      test->args = {ref};
-    }
+    ExprPtr test = positive ? ref : negated(ref);
     if (!all) {
       all = test;
     } else {
@@ -462,11 +441,8 @@ ExprPtr BodyBuilder::asDeclared(ExprPtr n, const VarDecl *var) {
   return c;
 }
 
-/// An implicit conversion: printed where it may change the value (to an
-/// unsigned or narrower integer type), since the printed operand may have
-/// another type than in the source (iterators are `long`).
-/// `(v != 0)`: C's conversion of a value to `bool`, which the model
-/// stores in an unsigned char.
+/// `(v != 0)`: C's conversion of a value to `bool` (which the model stores
+/// in an unsigned char), and what `if (v)` tests.
 ExprPtr BodyBuilder::toBool(ExprPtr v) {
   ExprPtr zero = makeExpr(Expr::Kind::IntLit);
   zero->literal = "0";
@@ -476,6 +452,17 @@ ExprPtr BodyBuilder::toBool(ExprPtr v) {
   return test;
 }
 
+/// `!v`.
+ExprPtr BodyBuilder::negated(ExprPtr v) {
+  ExprPtr no = makeExpr(Expr::Kind::Unary);
+  no->op = "!";
+  no->args = {v};
+  return no;
+}
+
+/// An implicit conversion: printed where it may change the value (to an
+/// unsigned or narrower integer type), since the printed operand may have
+/// another type than in the source (iterators are `long`).
 ExprPtr BodyBuilder::implicitCast(const ImplicitCastExpr *cast) {
   ExprPtr v = value(cast->getSubExpr());
   QualType to = cast->getType(), from = cast->getSubExpr()->getType();

@@ -297,6 +297,7 @@ private:
                                  const clang::VarDecl *var);
   polyhedral::ExprPtr implicitCast(const clang::ImplicitCastExpr *cast);
   polyhedral::ExprPtr toBool(polyhedral::ExprPtr v);
+  polyhedral::ExprPtr negated(polyhedral::ExprPtr v);
   static const clang::FieldDecl *fieldOfElement(const clang::Expr *e);
   void boolCompound(polyhedral::Statement &stmt);
   polyhedral::ExprPtr explicitCast(const clang::CStyleCastExpr *cast);
@@ -414,8 +415,11 @@ private:
   void checkNotModified(clang::Stmt *body, const clang::VarDecl *var);
   polyhedral::Statement &newStatement(clang::SourceLocation loc);
   /// Completes the current statement; its domain is `domain` when given,
-  /// else the iterations of the loops around under their conditions.
-  void finishStatement(isl::set domain = isl::set());
+  /// else the iterations of the loops around under their conditions. It
+  /// runs under the conditions on data around (BuildState::guards) unless
+  /// `guarded` is false (a stored condition or flag, written whatever they
+  /// say, which keeps it private to the iterations around).
+  void finishStatement(isl::set domain = isl::set(), bool guarded = true);
 };
 
 /// Builds `scop` from `stmts`, the statements of one region of `function`

@@ -392,13 +392,10 @@ int StatementBuilder::buildFor(ForStmt *loop, int position) {
     isl::set iterations = state.iterationDomain("L");
     isl::set firstRun = iterations.subtract(
         iterations.apply(laterInLoop(*step, /*later=*/true)));
-    std::vector<std::pair<unsigned, bool>> outer;
-    outer.swap(state.guards);
     polyhedral::Statement &stmt = newStatement(loop->getBeginLoc());
     stmt.role = polyhedral::StatementRole::BreakReset;
     bodies.flagValue(stmt, broken, std::nullopt);
-    finishStatement(firstRun);
-    state.guards.swap(outer);
+    finishStatement(firstRun, /*guarded=*/false);
     state.guards.push_back({broken, false});
     first = 1;
   }
@@ -561,10 +558,7 @@ void StatementBuilder::buildDataIf(IfStmt *branch) {
   bodies.conditionValue(stmt, branch->getCond(), id);
   if (!state.guards.empty())
     bodies.guard(stmt, state.guards, /*condition=*/true);
-  std::vector<std::pair<unsigned, bool>> outer;
-  outer.swap(state.guards);
-  finishStatement();
-  state.guards.swap(outer);
+  finishStatement(isl::set(), /*guarded=*/false);
   state.guards.push_back({id, true});
   buildStmt(branch->getThen(), position + 1);
   int next = nextPosition;
@@ -641,10 +635,10 @@ polyhedral::Statement &StatementBuilder::newStatement(SourceLocation loc) {
   return *current;
 }
 
-void StatementBuilder::finishStatement(isl::set domain) {
+void StatementBuilder::finishStatement(isl::set domain, bool guarded) {
   polyhedral::Scop &scop = state.scop;
   const std::vector<Loop> &loops = state.loops;
-  if (!state.guards.empty())
+  if (guarded && !state.guards.empty())
     bodies.guard(*current, state.guards);
   std::string tuple = state.iterationTuple(current->name);
   current->domain = domain.is_null()
