@@ -125,9 +125,12 @@ def runner(path):
     return {(r["group"], r["variant"]): float(r["median_ms"]) * 1e3 for r in read_rows(path)}
 
 
-def tiles(path, cublas_path, program, kind):
-    t = {r["program"]: float(r["tiled_kernel_ms"]) * 1e3 for r in read_rows(path)}[program]
-    c = {(r["type"], r["n"]): float(r["median_ms"]) * 1e3 for r in read_rows(cublas_path)}
+def tiles(path, cublas_path, run, program, kind):
+    """The tiled kernel and cuBLAS of one run (tiles: model, 4x8 or 8x8), in us."""
+    t = {r["program"]: float(r["tiled_kernel_ms"]) * 1e3
+         for r in read_rows(path) if r["tiles"] == run}[program]
+    c = {(r["type"], r["n"]): float(r["median_ms"]) * 1e3
+         for r in read_rows(cublas_path) if r["tiles"] == run}
     return t, c[kind]
 
 
@@ -139,10 +142,10 @@ def kernels(d):
     mv = k7["bench_mv_scop0_kernel0"] + k7["bench_mv_scop0_kernel1"]
     tmv = k7["bench_tmv_scop0_kernel0"] + k7["bench_tmv_scop0_kernel1"]
     sp = k62["bench_sumprod_scop0_kernel0"] + k62["bench_sumprod_scop0_kernel1"]
-    g64 = tiles(os.path.join(d, "register_tiles_4096_4x8_7beee5a.csv"),
-                os.path.join(d, "cublas_4096_4x8_7beee5a.csv"), "gemm_double_4096", ("f64", "4096"))
-    g32 = tiles(os.path.join(d, "register_tiles_4096_8x8_7beee5a.csv"),
-                os.path.join(d, "cublas_4096_8x8_7beee5a.csv"), "gemm_float_4096", ("f32", "4096"))
+    rt = os.path.join(d, "register_tiles_7beee5a.csv")
+    cb = os.path.join(d, "cublas_7beee5a.csv")
+    g64 = tiles(rt, cb, "4x8", "gemm_double_4096", ("f64", "4096"))
+    g32 = tiles(rt, cb, "8x8", "gemm_float_4096", ("f32", "4096"))
     # (label, polycuda us, baseline name, baseline us, timing, commit)
     rows = [
         ("transpose 8192²", k7["bench_transpose_scop0_kernel0"], "tiled32x33",
