@@ -95,6 +95,11 @@ struct Array {
   /// Its value may be read after the scop (a global, a static, a
   /// parameter, or a local referenced after `#pragma endscop`).
   bool usedAfterScop = true;
+  /// Declared flat (a pointer, or an array of unknown extent) and indexed
+  /// `A[i * m + j]`: its dimensions were recovered from the subscripts
+  /// (the front end's delinearization); the source indexes it with one
+  /// linear subscript, row-major in these extents.
+  bool delinearized = false;
   /// Declared with a C99 variable-length array type (not valid C++).
   bool isVariableLength = false;
   bool isRead = false;
@@ -190,10 +195,15 @@ struct Scop {
   isl::set context;
   /// `[params] -> { : ... }`, if any: the parameters for which the
   /// translation is exact (no unsigned or narrow value wraps around, which
-  /// the model's integers would not). The printed code checks it when the
-  /// scop starts and runs the original statements where it fails; the
-  /// context includes it.
+  /// the model's integers would not; every index of a delinearized array
+  /// but the first stays within its extent). The printed code checks it
+  /// when the scop starts and runs the original statements where it fails;
+  /// the context includes it.
   std::optional<isl::set> assumed;
+  /// What `assumed` stands for: no value wraps around, and the flat
+  /// subscripts stay within the rows of their recovered shape.
+  bool assumesNoWrap = false;
+  bool assumesInRows = false;
   std::vector<Array> arrays;
   std::vector<Statement> statements;
   /// The original execution order, `{ S[i] -> [t] }`, all in one space.

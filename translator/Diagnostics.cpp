@@ -89,6 +89,19 @@ DiagInfo infoOf(Diag diag) {
                       "array parameter such as 'double A[N][M]', or as a "
                       "'restrict' pointer parameter ('double *restrict A') "
                       "where no other name reaches its elements"};
+  case Diag::FlatSubscript:
+    return {L::Error, "flat subscript %0 does not fit the shape of its "
+                      "array: polycuda reads 'A[i * m + j]' (m a parameter) "
+                      "as row i, column j of rows of m elements where every "
+                      "subscript of the array has the same strides and each "
+                      "column stays within its row; declare the array with "
+                      "its rows, such as 'double (*restrict A)[m]'"};
+  case Diag::FlatSubscriptVariable:
+    return {L::Error, "flat subscript %0 reads a variable that is not a "
+                      "loop variable of a loop around it nor a parameter of "
+                      "the scop (such as a loop variable after its loop); "
+                      "polycuda reads flat subscripts as rows and columns "
+                      "only in those"};
   case Diag::PointerArithmetic:
     return {L::Error, "pointer arithmetic '%0' is not supported in a scop; "
                       "index an array parameter instead, such as 'A[i + 1]'"};

@@ -40,6 +40,8 @@ enum class Diag {
   UnsupportedType,
   PointerAccess,
   PointerArithmetic,
+  FlatSubscript,
+  FlatSubscriptVariable,
   StructField,
   StructLayout,
   WholeStruct,

@@ -489,9 +489,15 @@ std::string underAssumption(const ParsedInput &input, size_t r,
                           region.endOffset - region.beginOffset);
   original = original.substr(original.find('\n') + 1);
   original = original.substr(0, original.rfind('\n', original.size() - 2) + 1);
-  return "{\n  /* polycuda: the code below assumes that no unsigned or "
-         "narrow value of the scop wraps around; where that fails, the "
-         "original statements run */\n" +
+  std::string what;
+  if (scop.assumesNoWrap)
+    what = "no unsigned or narrow value of the scop wraps around";
+  if (scop.assumesInRows)
+    what += std::string(what.empty() ? "" : " and ") +
+            "each flat subscript A[i * m + j] stays within a row of m "
+            "elements";
+  return "{\n  /* polycuda: the code below assumes that " + what +
+         "; where that fails, the original statements run */\n" +
          values + "  if (" + printExpr(polyhedral::buildExprFromSet(isl::manage(cond))) +
          ")\n" +
          block + "  else {\n" + original + "  }\n}\n";
@@ -677,7 +683,9 @@ std::string printCFile(const ParsedInput &input,
     }
     ArrayRefPrinter arrayRef = [&](const Array &array,
                                    const std::vector<std::string> &subscripts) {
-      if (array.isLocal && array.rank() > 0)
+      // Expanded locals live on the heap; delinearized arrays are indexed
+      // with one subscript, as in the source.
+      if ((array.isLocal && array.rank() > 0) || array.delinearized)
         return array.name + "[" + linearIndex(scop, array, subscripts) + "]";
       return sourceReference(array, subscripts);
     };

@@ -304,6 +304,7 @@ private:
         {"function", scop.functionName},
         {"location", location(scop.loc)},
         {"parameters", std::move(params)},
+        {"assumed", assumedJson(scop)},
         {"statements", std::move(statements)},
         {"arrays", std::move(arrays)},
         {"privatized_scalars", std::move(privatized)},
@@ -370,9 +371,22 @@ private:
                                     {"extents", std::move(extents)},
                                     {"read", array.isRead},
                                     {"written", array.isWritten},
-                                    {"local", array.isLocal}});
+                                    {"local", array.isLocal},
+                                    {"delinearized", array.delinearized}});
     }
     return arrays;
+  }
+
+  /// The condition the scop's code checks on entry (Scop::assumed), or
+  /// null.
+  static json::Value assumedJson(const Scop &scop) {
+    if (!scop.assumed)
+      return nullptr;
+    return json::Object{
+        {"condition",
+         printExpr(polyhedral::buildExprFromSet(*scop.assumed))},
+        {"no_wrap_around", scop.assumesNoWrap},
+        {"flat_subscripts_in_rows", scop.assumesInRows}};
   }
 
   static json::Array loopsJson(const Scop &scop, const ScopExplanation &facts) {
@@ -932,6 +946,27 @@ void printStatements(const json::Object &scop, std::ostream &os) {
   if (const json::Array *params = scop.getArray("parameters"))
     if (!params->empty())
       os << "  parameters: " << list(params) << "\n";
+  for (const json::Value &v : *scop.getArray("arrays")) {
+    const json::Object &a = *v.getAsObject();
+    if (a.getBoolean("delinearized").getValueOr(false)) {
+      std::string shape = str(a.get("name")) + "[]";
+      const json::Array &extents = *a.getArray("extents");
+      for (size_t d = 1; d < extents.size(); ++d)
+        shape += "[" + str(&extents[d]) + "]";
+      os << "  array " << str(a.get("name"))
+         << ": flat, its subscripts read as " << shape
+         << " (rows recovered from their strides)\n";
+    }
+  }
+  if (const json::Object *assumed = scop.getObject("assumed"))
+    os << "  assumed on entry: " << str(assumed->get("condition"))
+       << (assumed->getBoolean("flat_subscripts_in_rows").getValueOr(false)
+               ? " (each flat subscript stays within its row)"
+               : "")
+       << (assumed->getBoolean("no_wrap_around").getValueOr(false)
+               ? " (no value wraps around)"
+               : "")
+       << "; where it fails, the original statements run\n";
 
   os << "\nstatements\n";
   for (const json::Value &v : *scop.getArray("statements")) {

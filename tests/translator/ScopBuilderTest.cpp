@@ -728,6 +728,61 @@ void f(int n, int m, double A[100]) {
   EXPECT_ISL_EQ(isl::set(ctx(), "[n, m] -> { : n >= 0 }"), scop.context);
 }
 
+TEST_F(ScopBuilderTest, FlatSubscriptsAreReadAsRowsAndColumns) {
+  // Delinearization: the strides m (and n * m) of the subscripts give x the
+  // shape [][n][m] and A [][m]; (i + 1) * m + j is row i + 1, column j.
+  const Scop &scop = parseOne(R"(
+void f(int n, int m, double *restrict A, const double *restrict x) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      A[(i + 1) * m + j] = x[(i * n + j) * m + j] + A[i * m + j];
+#pragma endscop
+}
+)");
+  ASSERT_EQ(2u, scop.arrays.size()) << scop.str();
+  for (const polyhedral::Array &array : scop.arrays) {
+    EXPECT_TRUE(array.delinearized) << array.name;
+    EXPECT_FALSE(array.firstExtentKnown) << array.name;
+  }
+  const Statement &s = stmt(scop, 0);
+  std::vector<isl::map> reads = accessesOf(s, Access::Kind::Read);
+  std::vector<isl::map> writes = accessesOf(s, Access::Kind::MustWrite);
+  ASSERT_EQ(2u, reads.size()) << scop.str();
+  ASSERT_EQ(1u, writes.size()) << scop.str();
+  std::string domain = "0 <= i < n and 0 <= j < m";
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n, m] -> { S0[i, j] -> x[i, j, j] : " +
+                                    domain + " }"),
+                reads[0]);
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n, m] -> { S0[i, j] -> A[i, j] : " +
+                                    domain + " }"),
+                reads[1]);
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n, m] -> { S0[i, j] -> A[i + 1, j] : " +
+                                    domain + " }"),
+                writes[0]);
+  // x's column j stays within its rows of m only where j < m, which the
+  // loops give, but its middle index j must stay below n: assumed.
+  ASSERT_TRUE(scop.assumed.has_value());
+  EXPECT_TRUE(scop.assumesInRows);
+  EXPECT_FALSE(scop.assumesNoWrap);
+  EXPECT_ISL_EQ(isl::set(ctx(), "[n, m] -> { : n <= 0 or m <= n }"),
+                *scop.assumed);
+}
+
+TEST_F(ScopBuilderTest, FlatSubscriptsOfTwoRowLengthsAreRejected) {
+  bool ok = parseCode(R"(
+void f(int n, int m, double *restrict A) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      A[i * m + j] = A[i * n + j];
+#pragma endscop
+}
+)",
+                      "t.c", FrontendOptions{}, ctx(), input);
+  EXPECT_FALSE(ok);
+}
+
 TEST_F(ScopBuilderTest, SignedArithmeticAssumesNothing) {
   const Scop &scop = parseOne(R"(
 void f(int n, double A[100]) {

@@ -89,6 +89,17 @@ unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
   }
   if (isa<PointerType>(t))
     state.fail(useLoc, Diag::PointerAccess, array.name);
+  // A flat array indexed `A[i * m + j]`: the dimensions its subscripts
+  // fit (Delinearization.cpp).
+  auto flat = state.flatShapes.find(var);
+  if (flat != state.flatShapes.end() && flat->second.fits &&
+      extents.size() == 1 &&
+      !array.firstExtentKnown) {
+    for (const std::string &extent : flat->second.extents)
+      extents.push_back(isl::pw_aff(
+          state.scop.ctx, state.paramPrefix + "{ [(" + extent + ")] }"));
+    array.delinearized = true;
+  }
   if (auto *record = dyn_cast<RecordType>(t)) {
     // An array of structs whose fields all have one scalar type, without
     // padding: one more dimension, the field (P[i].y is P[i][1]).

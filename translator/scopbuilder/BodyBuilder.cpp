@@ -695,11 +695,14 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
                e->getSourceRange());
   if (field)
     --rank;
-  if (subscripts.size() != rank)
+  // A delinearized array is indexed with one flat subscript.
+  bool flat = scop.arrays[id].delinearized;
+  if (subscripts.size() != (flat ? 1 : rank))
     state.fail(e->getBeginLoc(), Diag::UnsupportedExpression,
                "an access to '" + name + "' with " +
                    std::to_string(subscripts.size()) +
-                   " subscripts (declared with " + std::to_string(rank) + ")",
+                   " subscripts (declared with " +
+                   std::to_string(flat ? 1 : rank) + ")",
                e->getSourceRange());
   ExprPtr ref = makeExpr(Expr::Kind::ArrayRef);
   ref->name = name;
@@ -707,9 +710,15 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
   access.array = id;
   std::string range;
   std::vector<std::string> anyIndex; // isl names of the non-affine dims
-  for (size_t d = 0; d < subscripts.size(); ++d) {
+  if (flat)
+    flatIndices(subscripts[0], var, *ref, range);
+  for (size_t d = 0; d < subscripts.size() && !flat; ++d) {
     const clang::Expr *sub = subscripts[d];
     std::optional<std::string> index = affine.expressionOrNone(sub);
+    // A flat subscript of an array whose subscripts fit no one shape.
+    if (!index && state.flatShapes.count(var))
+      state.fail(sub->getBeginLoc(), Diag::FlatSubscript,
+                 "'" + state.text(sub) + "'", sub->getSourceRange());
     if (!index) {
       // Without a first extent there is no whole extent to access.
       if (d == 0 && !scop.arrays[id].firstExtentKnown)
@@ -749,6 +758,98 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
   ref->access = current->accesses.size();
   current->accesses.push_back(access);
   return ref;
+}
+
+/// `c * symbol` added to `sum` (either may be null: nothing, or 1).
+static ExprPtr addTerm(ExprPtr sum, long c, ExprPtr symbol) {
+  auto literal = [](long v) {
+    ExprPtr n = makeExpr(Expr::Kind::IntLit);
+    n->literal = std::to_string(v) + (v > INT_MAX ? "L" : "");
+    return n;
+  };
+  long magnitude = c < 0 ? -c : c;
+  ExprPtr term = symbol ? symbol : literal(magnitude);
+  if (symbol && magnitude != 1) {
+    term = makeExpr(Expr::Kind::Binary);
+    term->op = "*";
+    term->args = {literal(magnitude), symbol};
+  }
+  if (!sum && c >= 0)
+    return term;
+  if (!sum) {
+    ExprPtr minus = makeExpr(Expr::Kind::Unary);
+    minus->op = "-";
+    minus->args = {term};
+    return minus;
+  }
+  ExprPtr n = makeExpr(Expr::Kind::Binary);
+  n->op = c < 0 ? "-" : "+";
+  n->args = {sum, term};
+  return n;
+}
+
+/// The indices that flat subscript `sub` of delinearized array `var` reads
+/// (Delinearization.cpp), appended to `ref`'s subscripts and to `range`
+/// (isl syntax). Records where each index but the first leaves its extent
+/// (and where the first is negative, if C computes the subscript unsigned):
+/// the scop assumes it does not.
+void BodyBuilder::flatIndices(const clang::Expr *sub, const VarDecl *var,
+                              Expr &ref, std::string &range) {
+  const FlatShape &shape = state.flatShapes.at(var);
+  bool unsignedSeen = false;
+  std::optional<Polynomial> p = polynomialOf(state, sub, unsignedSeen);
+  std::optional<std::vector<Polynomial>> indices;
+  if (p)
+    indices = splitByShape(shape, *p);
+  auto refuse = [&] {
+    state.fail(sub->getBeginLoc(), Diag::FlatSubscript,
+               "'" + state.text(sub) + "'", sub->getSourceRange());
+  };
+  if (!indices)
+    refuse();
+  std::string tuple = state.iterationTuple("L");
+  isl::set where = state.iterationDomain("L");
+  for (size_t d = 0; d < indices->size(); ++d) {
+    std::string index;
+    ExprPtr value;
+    for (const auto &[term, c] : (*indices)[d]) {
+      std::string name;
+      ExprPtr symbol;
+      if (term.var) {
+        const Loop *loop = state.loopOf(term.var);
+        if (!loop)
+          state.fail(sub->getBeginLoc(), Diag::FlatSubscriptVariable,
+                     "'" + state.text(sub) + "'", sub->getSourceRange());
+        name = loop->name;
+        symbol = makeExpr(Expr::Kind::Iterator);
+        symbol->name = name;
+        symbol = asDeclared(symbol, term.var);
+      } else if (!term.params.empty()) {
+        name = term.params.front();
+        symbol = makeExpr(Expr::Kind::Param);
+        symbol->name = name;
+      }
+      index += (index.empty() ? "(" : " + (") + std::to_string(c) +
+               (name.empty() ? "" : " * " + name) + ")";
+      value = addTerm(value, c, symbol);
+    }
+    if (index.empty()) {
+      index = "0";
+      value = addTerm(nullptr, 0, nullptr);
+    }
+    range += (range.empty() ? "(" : ", (") + index + ")";
+    ref.args.push_back(value);
+    if (d == 0 && !unsignedSeen)
+      continue;
+    std::string outside = "(" + index + ") < 0";
+    if (d > 0)
+      outside += " or (" + index + ") >= " + shape.extents[d - 1];
+    state.flatChecks.push_back(
+        {where,
+         isl::set(state.scop.ctx,
+                  state.paramPrefix + "{ " + tuple + " : " + outside + " }"),
+         sub->getBeginLoc(), "'" + state.text(sub) + "'"});
+  }
 }
 
 /// The target of an assignment; with `alsoRead` (`+=`, `++`, ...) it is

@@ -145,25 +145,40 @@ void collectLiveIterators(BuildState &state, FunctionDecl *function) {
 }
 
 /// The parameters for which no value of the scop leaves its C type
-/// (BuildState::RangeCheck): the model is exact there. Where some
-/// parameters remain, the scop assumes them and its generated code runs
-/// only where they hold (Scop::assumed); where none remain, every run
-/// would wrap around and the scop is refused.
-void assumeNoWrapAround(BuildState &state) {
-  if (state.rangeChecks.empty())
-    return;
+/// (BuildState::RangeCheck) and every flat subscript stays within the
+/// rows of its array's recovered shape (BuildState::flatChecks): the model
+/// is exact there. Where some parameters remain, the scop assumes them and
+/// its generated code runs only where they hold (Scop::assumed); where none
+/// remain, every run would wrap around (or leave a row) and the scop is
+/// refused.
+void assumeExactModel(BuildState &state) {
   isl::set ranges = state.paramRanges();
-  isl::set assumed = ranges;
-  for (const BuildState::RangeCheck &check : state.rangeChecks) {
-    isl::set wraps = check.where.intersect(check.outside).params();
-    assumed = assumed.subtract(wraps);
-    if (assumed.is_empty())
-      state.fail(check.loc, Diag::WrapsAround, check.what);
-  }
-  assumed = assumed.coalesce().gist(ranges);
-  if (isl_set_plain_is_universe(assumed.get()) == isl_bool_true)
-    return;
+  auto holds = [&](const std::vector<BuildState::RangeCheck> &checks,
+                   Diag diag) {
+    isl::set assumed = ranges;
+    for (const BuildState::RangeCheck &check : checks) {
+      isl::set fails = check.where.intersect(check.outside).params();
+      assumed = assumed.subtract(fails);
+      if (assumed.is_empty())
+        state.fail(check.loc, diag, check.what);
+    }
+    return assumed.coalesce().gist(ranges);
+  };
+  isl::set noWrap = holds(state.rangeChecks, Diag::WrapsAround);
+  isl::set inRows = holds(state.flatChecks, Diag::FlatSubscript);
+  auto universe = [](const isl::set &set) {
+    return isl_set_plain_is_universe(set.get()) == isl_bool_true;
+  };
   polyhedral::Scop &scop = state.scop;
+  scop.assumesNoWrap = !universe(noWrap);
+  scop.assumesInRows = !universe(inRows);
+  isl::set assumed = noWrap.intersect(inRows);
+  if (assumed.is_empty())
+    state.fail(state.flatChecks.front().loc, Diag::FlatSubscript,
+               state.flatChecks.front().what);
+  assumed = assumed.coalesce().gist(ranges);
+  if (universe(assumed))
+    return;
   scop.assumed = assumed;
   scop.context = scop.context.intersect(assumed);
 }
@@ -185,6 +200,7 @@ void buildScop(ASTContext &ast, polyhedral::Scop &scop,
   state.paramPrefix = "[" + paramList + "] -> ";
   scop.context = isl::set(scop.ctx, state.paramPrefix + "{ : }");
 
+  findFlatShapes(state, stmts);
   AffineBuilder affine(state);
   ArrayBuilder arrays(state, affine);
   arrays.reserveNames(outerNames,
@@ -194,7 +210,7 @@ void buildScop(ASTContext &ast, polyhedral::Scop &scop,
   statements.build(stmts);
   statements.finish();
   arrays.markUsedAfter(function, endOffset);
-  assumeNoWrapAround(state);
+  assumeExactModel(state);
 }
 
 } // namespace polycuda::translator::scopbuilder

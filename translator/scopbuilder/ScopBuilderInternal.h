@@ -15,6 +15,8 @@
 //                     accesses of their references (BodyBuilder.cpp)
 //   StatementBuilder  statements, blocks, loops and ifs: domains and schedule
 //                     positions (StatementBuilder.cpp)
+//   findFlatShapes    the shapes of flat arrays indexed `A[i * m + j]`
+//                     (Delinearization.cpp)
 //   buildScop         the driver: the variables of the region, then the
 //                     parts above in order (BuildScop.cpp)
 //
@@ -37,6 +39,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -65,6 +68,34 @@ struct Loop {
   std::string name;
   bool reversed;
   polyhedral::SourceLoc loc; ///< the `for` keyword
+};
+
+/// A term of a flat subscript (Delinearization.cpp) without its integer
+/// factor: a product of parameters (their isl names, sorted) and at most
+/// one other variable.
+struct FlatTerm {
+  std::vector<std::string> params;
+  const clang::VarDecl *var = nullptr;
+  bool operator<(const FlatTerm &o) const {
+    return std::tie(params, var) < std::tie(o.params, o.var);
+  }
+};
+/// A sum of terms, each with its integer factor.
+using Polynomial = std::map<FlatTerm, long>;
+
+/// The shape recovered for a flat array from its subscripts: its strides,
+/// innermost (1, no parameter) first, each the one before times one
+/// parameter. Dimension d of the shape, outermost first, is the index of
+/// stride `strides.size() - 1 - d`.
+struct FlatShape {
+  std::vector<std::vector<std::string>> strides;
+  /// The parameter that is the extent of each dimension after the first,
+  /// outermost first.
+  std::vector<std::string> extents;
+  /// The strides of the subscripts form such a chain: the array is read
+  /// in this shape. Otherwise its subscripts fit no one shape, and a flat
+  /// subscript of it is refused as such.
+  bool fits = false;
 };
 
 /// The state of one scop being built, shared by every part of the builder.
@@ -114,6 +145,12 @@ struct BuildState {
     std::string what; ///< For the diagnostic: the value and its type.
   };
   std::vector<RangeCheck> rangeChecks;
+  /// The same for the flat subscripts read as multi-dimensional ones
+  /// (Delinearization.cpp): `outside` is where an index leaves its extent.
+  std::vector<RangeCheck> flatChecks;
+  /// The flat arrays indexed with products of parameters, and the shape
+  /// their subscripts fit, if any (findFlatShapes).
+  std::map<const clang::VarDecl *, FlatShape> flatShapes;
 
   /// Set while expressionOrNone probes a subscript: fail() reports nothing.
   bool probing = false;
@@ -196,6 +233,22 @@ private:
   void requireInRange(const std::string &value, clang::QualType type,
                       const clang::Expr *e);
 };
+
+/// Integer expression `e` as a polynomial in the parameters and other
+/// variables, with at most one variable other than the parameters in each
+/// term; nothing if it is not one (a division, a read, a narrow unsigned
+/// value). `unsignedSeen` is set if it computes in an unsigned type.
+std::optional<Polynomial> polynomialOf(const BuildState &state,
+                                       const clang::Expr *e,
+                                       bool &unsignedSeen);
+/// The index of each dimension of `shape` (outermost first) that flat
+/// subscript `p` reads, each a constant plus at most one variable or
+/// parameter times an integer; nothing if a term does not fit the shape.
+std::optional<std::vector<Polynomial>> splitByShape(const FlatShape &shape,
+                                                    const Polynomial &p);
+/// Fills state.flatShapes from the subscripts of the flat arrays (pointers
+/// and arrays of unknown extent indexed with one subscript) in `stmts`.
+void findFlatShapes(BuildState &state, const std::vector<clang::Stmt *> &stmts);
 
 /// The element type of a C type, if polycuda supports it.
 std::optional<polyhedral::ElemType> elemTypeOf(clang::QualType type);
@@ -322,6 +375,8 @@ private:
   polyhedral::ExprPtr convertedArgument(const clang::Expr *arg);
   polyhedral::ExprPtr arrayRef(const clang::Expr *e,
                                polyhedral::Access::Kind kind);
+  void flatIndices(const clang::Expr *sub, const clang::VarDecl *var,
+                   polyhedral::Expr &ref, std::string &range);
   polyhedral::ExprPtr writeRef(const clang::Expr *lhs, bool alsoRead);
   polyhedral::ExprPtr scalarWrite(const clang::VarDecl *var);
   polyhedral::ExprPtr scalarRef(polyhedral::Statement &stmt, unsigned array,
