@@ -810,9 +810,21 @@ void BodyBuilder::flatIndices(const clang::Expr *sub, const VarDecl *var,
   std::string tuple = state.iterationTuple("L");
   isl::set where = state.iterationDomain("L");
   for (size_t d = 0; d < indices->size(); ++d) {
+    // The terms in the order of their names, the constant last, as
+    // `i - 1` would be written.
+    std::vector<std::pair<FlatTerm, long>> terms((*indices)[d].begin(),
+                                                 (*indices)[d].end());
+    auto key = [&](const FlatTerm &t) {
+      if (t.var)
+        return std::string("0") + t.var->getName().str();
+      return t.params.empty() ? std::string("2") : "1" + t.params.front();
+    };
+    std::stable_sort(terms.begin(), terms.end(), [&](auto &a, auto &b) {
+      return key(a.first) < key(b.first);
+    });
     std::string index;
     ExprPtr value;
-    for (const auto &[term, c] : (*indices)[d]) {
+    for (const auto &[term, c] : terms) {
       std::string name;
       ExprPtr symbol;
       if (term.var) {
