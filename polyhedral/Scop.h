@@ -176,6 +176,9 @@ struct Statement {
   /// It reads the variable the condition was stored in before the branch;
   /// the statement's writes are then MayWrites.
   ExprPtr guard;
+  /// The functions of the file whose calls were inlined into the
+  /// statement (helpers of one `return`), in the order first called.
+  std::vector<std::string> inlined;
   SourceLoc loc;
 };
 

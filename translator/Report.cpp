@@ -354,6 +354,10 @@ private:
       entry["text"] = statementText(scop, stmt);
       entry["loops"] = std::move(loops);
       entry["role"] = polyhedral::roleName(stmt.role);
+      json::Array inlined;
+      for (const std::string &name : stmt.inlined)
+        inlined.push_back(name);
+      entry["inlined"] = std::move(inlined);
       statements.push_back(std::move(entry));
     }
     return statements;
@@ -985,6 +989,9 @@ void printStatements(const json::Object &scop, std::ostream &os) {
       os << "   (a break on data: the flag set where it is taken)";
     else if (role == "iterator_exit")
       os << "   (the value the loop leaves in its variable)";
+    if (const json::Array *inlined = s.getArray("inlined"))
+      if (!inlined->empty())
+        os << "   (calls of " << list(inlined) << " inlined)";
     os << "\n";
   }
   for (const json::Value &v : *scop.getArray("privatized_scalars")) {

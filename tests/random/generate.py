@@ -2066,6 +2066,9 @@ class Gen:
             if len(subs) != len(dims) or any(
                     re.search(r"[?/%\[]|min|max|\w\(", x) for x in subs):
                 return None
+            for d, x in enumerate(subs[:-1]):
+                if re.search(r"\b(i|j|k|t|q|ii)\b", x):
+                    self.flat_strided.add(d)
             flat = "(%s)" % subs[0]
             for d, x in zip(dims[1:], subs[1:]):
                 flat = "(%s * ld_%s + (%s))" % (flat, d, x)
@@ -2087,8 +2090,11 @@ class Gen:
             if self.uses_helpers and any(
                     re.search(r"\b%s\b" % name, h) for h in self.HELPERS):
                 continue
+            # Every row length must multiply a loop variable somewhere: the
+            # strides polycuda reads the shape from.
+            self.flat_strided = set()
             flat = self.flat_refs(text, name, dims)
-            if flat is not None:
+            if flat is not None and len(self.flat_strided) == len(dims) - 1:
                 text = flat
                 self.flat[name] = dims
         return text.split("\n")

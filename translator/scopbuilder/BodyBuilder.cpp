@@ -630,6 +630,9 @@ ExprPtr BodyBuilder::inlinedCall(const CallExpr *call,
     args[parm] = {call->getArg(k), caller};
   }
   inlining.push_back(definition);
+  if (std::find(current->inlined.begin(), current->inlined.end(), name) ==
+      current->inlined.end())
+    current->inlined.push_back(name);
   // The body sees its own parameters only.
   std::map<const ParmVarDecl *, InlinedArg> outer = inlinedArgs;
   inlinedArgs = args;

@@ -185,6 +185,8 @@ void findFlatShapes(BuildState &state, const std::vector<Stmt *> &stmts) {
     const BuildState &state;
     std::map<const VarDecl *, std::set<std::vector<std::string>>> strides;
     std::set<const VarDecl *> unusable;
+    /// Flat arrays with a subscript that multiplies parameters.
+    std::set<const VarDecl *> products;
     explicit Refs(const BuildState &state) : state(state) {}
     bool VisitArraySubscriptExpr(ArraySubscriptExpr *sub) {
       auto *ref = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
@@ -197,14 +199,21 @@ void findFlatShapes(BuildState &state, const std::vector<Stmt *> &stmts) {
         unusable.insert(var);
         return true;
       }
-      for (const auto &[term, c] : *p)
+      for (const auto &[term, c] : *p) {
         if (term.var)
           strides[var].insert(term.params);
+        if (term.params.size() + (term.var ? 1 : 0) > 1)
+          products.insert(var);
+      }
       return true;
     }
   } refs(state);
   for (Stmt *s : stmts)
     refs.TraverseStmt(s);
+  // Products of parameters alone (A[(n - 1) * m + 1]) give no stride.
+  for (const VarDecl *var : refs.products)
+    if (!refs.strides.count(var) && !refs.unusable.count(var))
+      state.flatShapes[var] = FlatShape{};
   for (auto &[var, set] : refs.strides) {
     if (refs.unusable.count(var))
       continue;
