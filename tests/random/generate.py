@@ -458,6 +458,11 @@ class Gen:
         self.r14 = random.Random(seed * 5915587 + 47)
         self.flat_params = self.r14.random() < 0.5
         self.flat = {}
+        # An array of structs `struct pt P[N]` (fields x, y, w) read and
+        # written field by field in three loops at the end of the scop
+        # (fifteenth stream): Gen.struct_nest.
+        self.r15 = random.Random(seed * 4393139 + 53)
+        self.structs = False
 
     def chance(self, p):
         return self.r.random() < p
@@ -948,11 +953,35 @@ class Gen:
             lines += self.nest(idx, "  ")
         lines += self.extra_shapes()
         lines += self.weighted_nest()
+        lines += self.struct_nest()
         lines += self.global_shapes()
         lines += self.int_shapes()
         lines += self.scoping_shapes(lines, last=True)
         self.finish_scoping(lines)
         return lines
+
+    def struct_nest(self):
+        """Sometimes three loops over an array of structs P[N] (fields x, y,
+        w, a strided access each): x from y and an element of an array X,
+        w from x of the previous element, and X updated from both."""
+        r = self.r15
+        if r.random() >= 0.3 or self.in_main or self.use_globals:
+            return []
+        rows = [(name, dims) for name, dims in self.arrays
+                if dims and dims[0] == "N" and name not in ("W", "Wt")]
+        if not rows:
+            return []
+        self.structs = True
+        x, dims = r.choice(rows)
+        ref = x + "[i]" + "".join(
+            "[%d]" % r.randint(0, self.sizes[d] - 1) for d in dims[1:])
+        c = [r.choice(["0.5", "0.25", "0.125", "0.375"]) for _ in range(4)]
+        return ["  for (i = 0; i < n; i++)",
+                "    P[i].x = %s * P[i].y + %s * %s;" % (c[0], c[1], ref),
+                "  for (i = 1; i < n; i++)",
+                "    P[i].w = %s * P[i - 1].x + 0.25 * P[i].w;" % c[2],
+                "  for (i = 0; i < n; i++)",
+                "    %s = 0.75 * %s + %s * (P[i].x - P[i].w);" % (ref, ref, c[3])]
 
     def weighted_nest(self):
         """Sometimes a weighted stencil: sw = sum over a K x K window of a
@@ -2090,12 +2119,25 @@ class Gen:
             if self.uses_helpers and any(
                     re.search(r"\b%s\b" % name, h) for h in self.HELPERS):
                 continue
-            # Every row length must multiply a loop variable somewhere: the
-            # strides polycuda reads the shape from.
-            self.flat_strided = set()
-            flat = self.flat_refs(text, name, dims)
-            if flat is not None and len(self.flat_strided) == len(dims) - 1:
-                text = flat
+            # In each scop that references the array, every row length must
+            # multiply a loop variable: the strides polycuda reads the shape
+            # from.
+            pieces = re.split(r"(#pragma scop\n|#pragma endscop)", text)
+            inside, ok = False, True
+            for p, piece in enumerate(pieces):
+                if piece.startswith("#pragma"):
+                    inside = piece.startswith("#pragma scop")
+                    continue
+                self.flat_strided = set()
+                pieces[p] = self.flat_refs(piece, name, dims)
+                if pieces[p] is None:
+                    ok = False
+                    break
+                if (inside and pieces[p] != piece and
+                        len(self.flat_strided) < len(dims) - 1):
+                    ok = False
+            if ok:
+                text = "".join(pieces)
                 self.flat[name] = dims
         return text.split("\n")
 
@@ -2215,6 +2257,9 @@ class Gen:
             out.append("")
         if self.uses_helpers:
             out += self.HELPERS + [""]
+        if self.structs:
+            out.append("struct pt { double x, y, w; };")
+            out.append("")
         out.append("static void print_array(const char *name, const double *a, long count)")
         out.append("{")
         out.append("  long i;")
@@ -2243,6 +2288,8 @@ class Gen:
                 params.append("int off")
             if self.flat:
                 params += ["int ld_%s" % d for d in sorted(self.sizes)]
+            if self.structs:
+                params.append("struct pt P[N]")
             if not self.use_globals:
                 params += [self.param_decl(n, d) for n, d in self.arrays]
                 params += self.index_declarations("")
@@ -2260,6 +2307,8 @@ class Gen:
         out.append("int main(int argc, char **argv)")
         out.append("{")
         if not self.use_globals:
+            if self.structs:
+                out.append("  static struct pt P[N];")
             out.append("  static " + ", ".join(
                 n + "".join("[%s]" % d for d in dims) for n, dims in self.arrays).join(
                     ["double ", ";"]))
@@ -2288,6 +2337,12 @@ class Gen:
             out.append("%s%s%s = (double)((%s + %d) %% %d) / %d + %s;" % (
                 ind, name, "".join("[%s]" % v for v in vs), idx, ai + 1, mod, mod,
                 r.choice(["0.0", "0.5", "-0.25"])))
+        if self.structs:
+            out.append("  for (i = 0; i < N; i++) {")
+            out.append("    P[i].x = (double)(i % 5) / 5;")
+            out.append("    P[i].y = (double)((3 * i + 1) % 7) / 7;")
+            out.append("    P[i].w = (double)((5 * i + 2) % 11) / 11 - 0.5;")
+            out.append("  }")
         out += self.index_initialisation()
         for name, dims in self.gextra:
             vs = ["i", "j"][:len(dims)]
@@ -2305,6 +2360,8 @@ class Gen:
         else:
             if self.flat:
                 args += sorted(self.sizes)
+            if self.structs:
+                args.append("P")
             if not self.use_globals:
                 args += ["&%s%s" % (n, "[0]" * len(d)) if n in self.flat else n
                          for n, d in self.arrays]
@@ -2316,6 +2373,8 @@ class Gen:
             first = "&%s%s" % (name, "[0]" * len(dims)) if len(dims) > 1 else name
             count = " * ".join(dims)
             out.append('  print_array("%s", %s, (long)%s);' % (name, first, count))
+        if self.structs:
+            out.append('  print_array("P", &P[0].x, (long)N * 3);')
         out += self.index_printing()
         out += self.int_printing()
         out.append("  return 0;")
