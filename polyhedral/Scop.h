@@ -179,7 +179,18 @@ struct Statement {
   /// The functions of the file whose calls were inlined into the
   /// statement (helpers of one `return`), in the order first called.
   std::vector<std::string> inlined;
+  /// The functions of the file it calls as functions (Scop::functions).
+  std::vector<std::string> called;
   SourceLoc loc;
+};
+
+/// A function of the input that statements call and that every target
+/// prints as it is (for the device too): pure, of numbers, with a body of
+/// several statements (a body of one `return` is inlined instead).
+struct Function {
+  std::string name;
+  /// Its definition in C, macros expanded, without storage class.
+  std::string definition;
 };
 
 /// One `#pragma scop` region.
@@ -209,6 +220,8 @@ struct Scop {
   bool assumesInRows = false;
   std::vector<Array> arrays;
   std::vector<Statement> statements;
+  /// The functions the statements call, each after those it calls.
+  std::vector<Function> functions;
   /// The original execution order, `{ S[i] -> [t] }`, all in one space.
   isl::union_map originalSchedule;
 

@@ -34,6 +34,9 @@ public:
     return std::string("threadIdx.") + "xyz"[dim];
   }
   std::string mathName(const std::string &name) const override { return name; }
+  std::string functionQualifier() const override {
+    return "__host__ __device__ static inline";
+  }
   std::string sharedQualifier() const override { return "__shared__"; }
   std::string barrier() const override { return "__syncthreads();"; }
   std::string infinity(polyhedral::ElemType type) const override {

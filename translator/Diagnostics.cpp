@@ -79,8 +79,13 @@ DiagInfo infoOf(Diag diag) {
   case Diag::UnknownFunction:
     return {L::Error, "call to unknown function '%0' is not supported in a "
                       "scop; only math functions such as sqrt, exp, pow and "
-                      "fabs, and functions defined in the file whose body is "
-                      "one 'return' of an expression, may be called"};
+                      "fabs, and pure functions of numbers defined in the "
+                      "file, may be called"};
+  case Diag::ImpureFunction:
+    return {L::Error, "a function called in a scop must be pure, of "
+                      "numbers: %0; it may take and return numbers and use "
+                      "only its parameters, its own locals and math "
+                      "functions (no globals, pointers, structs or I/O)"};
   case Diag::UnsupportedType:
     return {L::Error, "type '%0' is not supported; use char, short, int, "
                       "unsigned, long, float or double elements"};

@@ -37,6 +37,7 @@ enum class Diag {
   IteratorWraps,
   WrapsAround,
   UnknownFunction,
+  ImpureFunction,
   UnsupportedType,
   PointerAccess,
   PointerArithmetic,

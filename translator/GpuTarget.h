@@ -76,6 +76,9 @@ public:
   virtual std::string blockIndex(unsigned dim) const = 0;
   virtual std::string threadIndex(unsigned dim) const = 0;
   virtual std::string mathName(const std::string &name) const = 0;
+  /// What precedes the definition of a function of the input that
+  /// statements call (Scop::functions), in the kernels' file.
+  virtual std::string functionQualifier() const = 0;
   /// `__shared__` or `__local`: an array of the block's shared memory.
   virtual std::string sharedQualifier() const = 0;
   /// The statement that waits for every thread of the block, their shared

@@ -175,6 +175,13 @@ std::string kernelDefinitionsOf(const GpuProgram &program, unsigned region,
                                 const GpuTarget &target) {
   std::vector<std::string> kernels;
   const Scop &scop = *program.scop;
+  // The functions of the input that statements call, each once per file.
+  for (const polyhedral::Function &function : scop.functions) {
+    std::string guard = "POLYCUDA_FUNCTION_" + function.name;
+    kernels.push_back("#ifndef " + guard + "\n#define " + guard + "\n" +
+                      target.functionQualifier() + " " + function.definition +
+                      "#endif");
+  }
   if (target.hasConstantVariables())
     for (const GpuProgram::ConstantArray &constant : program.constants) {
       const Array &array = scop.arrays[constant.array];

@@ -60,6 +60,7 @@ public:
     return type == polyhedral::ElemType::Float ? "INFINITY"
                                                : "((double)INFINITY)";
   }
+  std::string functionQualifier() const override { return "static inline"; }
   std::string mathName(const std::string &name) const override {
     // OpenCL's math built-ins are overloaded: sqrtf is spelled sqrt.
     static const char *floatVariants[] = {

@@ -358,6 +358,10 @@ private:
       for (const std::string &name : stmt.inlined)
         inlined.push_back(name);
       entry["inlined"] = std::move(inlined);
+      json::Array called;
+      for (const std::string &name : stmt.called)
+        called.push_back(name);
+      entry["functions"] = std::move(called);
       statements.push_back(std::move(entry));
     }
     return statements;
@@ -992,6 +996,10 @@ void printStatements(const json::Object &scop, std::ostream &os) {
     if (const json::Array *inlined = s.getArray("inlined"))
       if (!inlined->empty())
         os << "   (calls of " << list(inlined) << " inlined)";
+    if (const json::Array *called = s.getArray("functions"))
+      if (!called->empty())
+        os << "   (calls " << list(called)
+           << ", printed with the kernels as functions)";
     os << "\n";
   }
   for (const json::Value &v : *scop.getArray("privatized_scalars")) {

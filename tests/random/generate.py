@@ -463,6 +463,7 @@ class Gen:
         # (fifteenth stream): Gen.struct_nest.
         self.r15 = random.Random(seed * 4393139 + 53)
         self.structs = False
+        self.r16 = random.Random(seed * 2796203 + 59)
 
     def chance(self, p):
         return self.r.random() < p
@@ -656,6 +657,16 @@ class Gen:
         "static double limit(double v, double b) { return clamp1(v / b) * b; }",
         "static inline float narrow(float v) { return v * 0.5f; }",
         "static inline int steps(double v) { return v * 4.0; }",
+        "static double soft1(double v) {",
+        "  double a = v;",
+        "  if (a > 1.0)",
+        "    a = 1.0;",
+        "  else if (a < -1.0)",
+        "    a = -1.0;",
+        "  for (int k = 0; k < 2; k++)",
+        "    a = 0.5 * (a + clamp1(a));",
+        "  return a;",
+        "}",
     ]
 
     def clamp(self, e):
@@ -663,6 +674,10 @@ class Gen:
         k = self.r.random()
         if self.r11.random() < 0.2:
             self.uses_helpers = True
+            # A function of several statements, called as a function
+            # (sixteenth stream, so that the eleventh keeps its draws).
+            if self.r16.random() < 0.3:
+                e = "soft1(%s)" % e
             return self.r11.choice([
                 "clamp1(%s)" % e,
                 "limit(%s, 0.5)" % e,

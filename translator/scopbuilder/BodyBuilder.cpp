@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "ScopBuilderInternal.h"
 
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <functional>
+
 using namespace clang;
 
 namespace polycuda::translator::scopbuilder {
@@ -556,6 +559,10 @@ ExprPtr BodyBuilder::mathCall(const CallExpr *call) {
         if (auto *ret = dyn_cast<ReturnStmt>(body->body_front());
             ret && ret->getRetValue())
           return inlinedCall(call, definition, ret->getRetValue());
+  if (fn && !kMathFunctions.count(name))
+    if (const FunctionDecl *definition = fn->getDefinition())
+      if (definition->getBody())
+        return functionCall(call, definition);
   if (!fn || !kMathFunctions.count(name))
     state.fail(call->getBeginLoc(), Diag::UnknownFunction, name,
                call->getSourceRange());
@@ -564,6 +571,121 @@ ExprPtr BodyBuilder::mathCall(const CallExpr *call) {
   for (const clang::Expr *arg : call->arguments())
     n->args.push_back(convertedArgument(arg));
   return n;
+}
+
+/// A call of a function of the input with a body of several statements:
+/// printed as a call on every target, the function with the kernels
+/// (Scop::functions), once it is known to be pure and of numbers. Its
+/// arguments are converted to its parameters' types, as the call does.
+ExprPtr BodyBuilder::functionCall(const CallExpr *call,
+                                  const FunctionDecl *definition) {
+  std::string name = definition->getName().str();
+  if (call->getNumArgs() != definition->getNumParams() ||
+      definition->isVariadic())
+    state.fail(call->getBeginLoc(), Diag::UnsupportedExpression,
+               "a call to '" + name + "' with a variable number of arguments",
+               call->getSourceRange());
+  requirePure(definition, call);
+  if (std::find(current->called.begin(), current->called.end(), name) ==
+      current->called.end())
+    current->called.push_back(name);
+  ExprPtr n = makeExpr(Expr::Kind::Call);
+  n->name = name;
+  for (unsigned k = 0; k < call->getNumArgs(); ++k)
+    n->args.push_back(convertedTo(value(call->getArg(k)), call->getArg(k),
+                                  definition->getParamDecl(k)->getType()));
+  return n;
+}
+
+/// Fails unless `definition` is pure and of numbers: number parameters and
+/// result, locals of number types (arrays of them too), no variable of
+/// static storage, no pointer, struct or call other than of math functions
+/// and of such functions. Adds it to Scop::functions, after those it calls.
+void BodyBuilder::requirePure(const FunctionDecl *definition,
+                              const CallExpr *call) {
+  std::string name = definition->getName().str();
+  for (const polyhedral::Function &f : state.scop.functions)
+    if (f.name == name)
+      return;
+  if (std::find(checking.begin(), checking.end(), definition) !=
+      checking.end())
+    state.fail(call->getBeginLoc(), Diag::UnsupportedExpression,
+               "a recursive call to '" + name + "'", call->getSourceRange());
+  auto impure = [&](SourceLocation loc, const std::string &why) {
+    state.fail(loc, Diag::ImpureFunction, "'" + name + "' " + why);
+  };
+  auto number = [](QualType type) {
+    return elemTypeOf(type).has_value() && !type->isBooleanType();
+  };
+  if (!number(definition->getReturnType()))
+    impure(definition->getLocation(), "does not return a number");
+  for (const ParmVarDecl *parm : definition->parameters())
+    if (!number(parm->getType()))
+      impure(parm->getLocation(),
+             "takes '" + parm->getName().str() + "', which is not a number");
+  checking.push_back(definition);
+  struct Body : RecursiveASTVisitor<Body> {
+    BodyBuilder &builder;
+    const FunctionDecl *definition;
+    std::function<void(SourceLocation, const std::string &)> impure;
+    Body(BodyBuilder &builder, const FunctionDecl *definition,
+         std::function<void(SourceLocation, const std::string &)> impure)
+        : builder(builder), definition(definition), impure(impure) {}
+    bool VisitVarDecl(VarDecl *var) {
+      QualType type = var->getType();
+      while (auto *array = dyn_cast<ConstantArrayType>(
+                 type.getCanonicalType().getTypePtr()))
+        type = array->getElementType();
+      if (var->hasGlobalStorage() || !elemTypeOf(type))
+        impure(var->getLocation(),
+               "declares '" + var->getName().str() +
+                   "', which is not a local number or array of numbers");
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        if (var->hasGlobalStorage() ||
+            var->getParentFunctionOrMethod() != definition)
+          impure(ref->getLocation(),
+                 "uses '" + var->getName().str() + "', declared outside it");
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *inner) {
+      const FunctionDecl *fn = inner->getDirectCallee();
+      std::string callee = fn ? fn->getName().str() : "a function pointer";
+      if (fn && kMathFunctions.count(callee))
+        return true;
+      const FunctionDecl *def = fn ? fn->getDefinition() : nullptr;
+      if (!def || !def->getBody())
+        impure(inner->getBeginLoc(),
+               "calls " + callee + ", which is no math function of C nor "
+               "a function of the file");
+      builder.requirePure(def, inner);
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *un) {
+      if (un->getOpcode() == UO_Deref || un->getOpcode() == UO_AddrOf)
+        impure(un->getBeginLoc(), "uses a pointer");
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *member) {
+      impure(member->getBeginLoc(), "uses a struct");
+      return true;
+    }
+  } body(*this, definition, impure);
+  body.TraverseStmt(definition->getBody());
+  checking.pop_back();
+  // The definition as C, macros expanded, without its storage class.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  PrintingPolicy policy(state.ast.getLangOpts());
+  policy.SuppressSpecifiers = false;
+  definition->print(os, policy);
+  os.flush();
+  for (const char *word : {"static ", "inline ", "extern "})
+    for (size_t at; (at = text.find(word)) == 0;)
+      text.erase(0, std::string(word).size());
+  state.scop.functions.push_back({name, text});
 }
 
 /// `n`, the value of `e`, converted to `type` as a call converts an argument

@@ -373,6 +373,12 @@ private:
   /// The functions being inlined, innermost last (recursion is refused).
   std::vector<const clang::FunctionDecl *> inlining;
   polyhedral::ExprPtr convertedArgument(const clang::Expr *arg);
+  polyhedral::ExprPtr functionCall(const clang::CallExpr *call,
+                                   const clang::FunctionDecl *definition);
+  void requirePure(const clang::FunctionDecl *definition,
+                   const clang::CallExpr *call);
+  /// The functions being checked for purity, innermost last.
+  std::vector<const clang::FunctionDecl *> checking;
   polyhedral::ExprPtr arrayRef(const clang::Expr *e,
                                polyhedral::Access::Kind kind);
   void flatIndices(const clang::Expr *sub, const clang::VarDecl *var,
