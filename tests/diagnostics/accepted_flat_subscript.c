@@ -6,7 +6,7 @@ void kernel(int n, int m, double *restrict A, const double *restrict x,
 #pragma scop
   for (int i = 1; i < n; i++)
     for (int j = 0; j < m; j++) {
-      A[i * m + j] = A[(i - 1) * m + j] + a[j];
+      A[i * m + j] = A[(i - 1) * m + j] + a[j] + A[i * m - 1] + A[i * m + m - 1];
       for (int k = 0; k < m; k++)
         a[i * m + k] += x[(i * n + j) * m + k];
     }

@@ -177,6 +177,16 @@ std::optional<std::vector<Polynomial>> splitByShape(const FlatShape &shape,
       return std::nullopt;
     add(indices[dims - 1 - s], index, c);
   }
+  // A column that is a negative constant is the end of the row before:
+  // A[i * m + m - 1] is A[i + 1][-1] above, A[i][m - 1] here.
+  for (size_t d = dims - 1; d > 0; --d) {
+    Polynomial &index = indices[d];
+    if (index.size() != 1 || index.begin()->first.var ||
+        !index.begin()->first.params.empty() || index.begin()->second >= 0)
+      continue;
+    add(index, FlatTerm{{shape.extents[d - 1]}, nullptr}, 1);
+    add(indices[d - 1], FlatTerm{}, -1);
+  }
   return indices;
 }
 
