@@ -1,12 +1,10 @@
 //===- BlockSizes.cpp - Block sizes that fill the GPU ---------------------===//
 //
 // Part of stage 3 (GPU mapping), see BlockSizes.h. A launch of fewer blocks
-// than SMs leaves the others idle: trmm's first kernel at PolyBench LARGE
-// maps j (1,200 iterations) to threads, which the default 256 threads per
-// block put on 5 of an H100's 132 SMs; blocks of one warp give 38 blocks
-// (PPCG's choice, 3x faster there). Larger spaces keep the defaults, whose
-// x extent keeps warps coalesced and whose y extent gives shared tiles
-// reuse.
+// than SMs leaves the others idle, so small parallel spaces get smaller
+// blocks, down to one warp (PPCG's choice; docs/mapping.md, "The mapping's
+// numbers"). Larger spaces keep the defaults, whose x extent keeps warps
+// coalesced and whose y extent gives shared tiles reuse.
 //
 //===----------------------------------------------------------------------===//
 #include "BlockSizes.h"

@@ -36,6 +36,25 @@ struct DeviceModel {
   std::vector<unsigned> widths = {128, 64, 32};
 };
 
+/// Facts of every GPU the printed code runs on, which the mapping counts
+/// with (not tuning: MappingPolicy.h).
+
+/// Shared memory as Baskaran et al. (ICS 2008) model it: 32 banks of
+/// 4-byte words, a warp of 32 threads along threadIdx.x.
+inline constexpr unsigned kBanks = 32;
+/// The unit of global memory transactions (an L2 sector).
+inline constexpr unsigned kSectorBytes = 32;
+/// Static shared memory per block (CUDA, without opting in to more); the
+/// phases of a persistent kernel declare theirs together within it.
+inline constexpr unsigned kSharedBytes = 48 * 1024;
+inline constexpr unsigned long kPersistentSharedBytes = kSharedBytes;
+/// Registers of one SM (every GPU since sm_50).
+inline constexpr unsigned kRegistersPerSm = 65536;
+/// Constant arrays one kernel reads at most: OpenCL passes each as a
+/// `__constant` argument, of which a device takes at least 8
+/// (CL_DEVICE_MAX_CONSTANT_ARGS).
+inline constexpr unsigned kConstantArraysPerKernel = 8;
+
 } // namespace polycuda::polyhedral
 
 #endif

@@ -24,6 +24,7 @@
 #include "Explain.h"
 #include "IslExtras.h"
 #include "Isolated.h"
+#include "MappingPolicy.h"
 #include "Reductions.h"
 
 #include <algorithm>
@@ -141,44 +142,7 @@ std::vector<unsigned> hardwareOrder(const Scop &scop,
   return hardware;
 }
 
-/// Blocks per SM that the model's register tiles must leave: fewer, and
-/// the several points per thread do not make up for the warps missing to
-/// hide latency (measured on the H100, see chooseRegisterTile).
-constexpr unsigned kBlocksPerSmForRegisterTiles = 6;
 
-/// Rows of a transposition's staged tile (along y): with the default 32 x
-/// 8 threads, each thread copies and writes 4 of them.
-constexpr unsigned kTranspositionTileRows = 32;
-
-/// A reduction beside two parallel members gets lanes only when each
-/// element's reduction has at least this many iterations (sumprod's
-/// k[x][z] over w and y: 16,384), and the parallel members leave room for
-/// at least kLanesBesideTwoMembers lanes per element in the device's
-/// threads. On the H100, sumprod at 128^4 (16,384 elements): 1,243 us on
-/// one thread per element, 188 us with 8 lanes, 158 with 32.
-constexpr long kMinIterationsPerElementForLanes = 1024;
-
-/// A stencil's register tile (Kernel::blockedPoints): consecutive points
-/// per thread along y, where one point reads at least
-/// kStencilReadsPerPoint elements of an array the kernel only reads, in a
-/// window several rows high. On the H100, a 9 x 9 stencil over 8192^2
-/// doubles (weights in constant memory): 1582 us with one point per
-/// thread, 998 with four consecutive rows per thread over a shared tile
-/// (the compiler loads 108 shared elements for the four points instead of
-/// 324), 1414 with four rows from global memory; tiled32x32 1431.
-constexpr unsigned kStencilPointsY = 4;
-constexpr long kStencilReadsPerPoint = 9;
-constexpr long kLanesBesideTwoMembers = 4;
-
-/// Iterations of the reduction loop that each lane runs together
-/// (BlockReduction::jam), and the lanes then, where a read of the
-/// reduction does not depend on that loop (sumprod's f[x][y][z] over w).
-/// Hand-written shapes of sumprod at 128^4 on the H200, one run at 681cb19
-/// (git history of bench/results at 9c73b08): 16 lanes one iteration at a
-/// time 157 us, 16 lanes 4 together 121, 8 lanes 4 together 101, 8 lanes 8
-/// together 96; staged_smem 125.
-constexpr unsigned kLaneJam = 4;
-constexpr unsigned kJammedLanes = 8;
 
 /// Whether the values of a kernel's two mapped members, for each iteration
 /// of its host loops, form a rectangle: the product of the values each
@@ -630,13 +594,6 @@ private:
     return node.insert_mark(kernel.mark);
   }
 
-  /// Tiles of a wavefront (GpuProgram.h, Kernel::Steps): the values of the
-  /// wavefront member per tile, and the tile of the parallel members (the
-  /// block; 16 x 16 ran seidel-2d fastest with its tile in shared memory,
-  /// measured on the H100 at 7371a99; git history of bench/results at
-  /// 9c73b08).
-  static constexpr unsigned kWavefrontSteps = 32;
-  static constexpr unsigned kWavefrontTile = 16;
 
   /// A host band of one member `w` over a band of two parallel members
   /// [x1, x2] over one statement, where `w` is a wavefront (a combination
@@ -1186,10 +1143,7 @@ private:
       unsigned lane = kernel.hardwareDim[kernel.reduction->member];
       // Lanes along y beside a parallel member on x: as many as fill the
       // device's threads, from 8 up to 32. Each lane reads its own rows,
-      // coalesced, so more lanes keep more loads in flight (on the H100,
-      // gramschmidt's dot products, 38 blocks: 32 lanes 13% faster; on the
-      // H200, an 8192^2 transposed product, 256 blocks: 220 us with 8
-      // lanes, 136 with 16, 124 with 32).
+      // coalesced, so more lanes keep more loads in flight.
       // With two parallel members (sumprod's x and z), the one not on x
       // runs along z, a block of one.
       std::optional<long> bound;
@@ -1303,9 +1257,7 @@ private:
         kernel.blockSize[memberOnHardware(kernel, 1)] <
             kTranspositionTileRows) {
       // Several rows per thread: a tile of 32 x 32 on 32 x 8 threads, as a
-      // hand-written transposition has (on the H200, 8192^2 doubles: 256
-      // us, against 383 with one point per thread on 32 x 32 threads and
-      // 266 for tiled32x33).
+      // hand-written transposition has.
       unsigned y = memberOnHardware(kernel, 1);
       unsigned points =
           std::max(1u, kTranspositionTileRows / kernel.blockSize[y]);
@@ -1605,7 +1557,7 @@ private:
       if (!mappedSpaceIsBox(scop, kernel, point))
         return weighedNo("the mapped loops' iterations are not a rectangle "
                   "(triangular spaces measured slower with register "
-                  "tiles on the H100)");
+                  "tiles)");
       std::vector<std::optional<long>> bounds(2);
       for (unsigned d = 0; d < 2; ++d)
         bounds[kernel.hardwareDim[d]] =
@@ -1624,14 +1576,8 @@ private:
         }
         return n;
       };
-      // Measured on the H100 (59ee4af to 7beee5a; git history of
-      // bench/results at 9c73b08): gemm at 2048 and 4096 runs in 0.40-0.53
-      // of the plain kernel's time with 4 x 4 points (1,024 blocks and
-      // more); at 4096 fp32 in 0.22 with
-      // 8 x 8 (1,024 blocks; 0.28 with 8 x 4, 0.37 with 4 x 8) and fp64 in
-      // 0.32 with 4 x 8 (2,048 blocks; 0.47 with 4 x 4, 0.52 with 8 x 4,
-      // 0.59 with 8 x 8); at 1000-1200 per side (567 blocks or fewer with
-      // 4 x 2) every tile was slower than none, 2 x 2 included.
+      // The largest candidate that leaves kBlocksPerSmForRegisterTiles
+      // blocks per SM (docs/mapping.md, "The mapping's numbers").
       std::vector<std::vector<unsigned>> candidates = {{4, 4}, {4, 2}};
       if (accumulatorBytes <= 4)
         candidates.insert(candidates.begin(), {{8, 8}, {8, 4}});

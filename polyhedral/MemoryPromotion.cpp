@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 #include "MemoryPromotion.h"
 
+#include "DeviceModel.h"
 #include "IslExtras.h"
+#include "MappingPolicy.h"
 #include "Persistent.h"
 #include "SharedMemory.h"
 
@@ -50,8 +52,6 @@ bool fitsInRegister(const Scop &scop, const Kernel &kernel, unsigned a) {
   return thread.reverse().apply_range(access).is_single_valued();
 }
 
-/// Elements a thread may keep of a private copy (PrivateCopy).
-constexpr long kPrivateElements = 64;
 
 /// Whether a set node of `schedule` (children in any order) has two
 /// children with statements among `statements`: the AST generator may
@@ -722,21 +722,11 @@ unrollBlockedPoints(const isl::schedule &tree, const GpuProgram &program,
       isl::union_map::from(tilePoints).intersect_domain(domain));
 }
 
-/// Registers of one SM (every GPU since sm_50), and the registers a
-/// thread of a jammed register tile may use so that two blocks of 256
-/// threads fit on one SM.
-constexpr unsigned kRegistersPerSm = 65536;
-constexpr unsigned kJammedRegisters = 128;
 
 /// Has the compiler keep a jammed register tile's kernel within
 /// kJammedRegisters a thread (Kernel::minBlocksPerSm), where its
-/// accumulators take at most half of them. Measured on the H200 (gemm at
-/// 4096, at 1205fb8; git history of bench/results at 9c73b08): with the
-/// full tile's test out of its loop and that loop unrolled by 4 (the
-/// kernel printer), ptxas
-/// gives the fp64 kernel 162 registers, one block per SM, and it ran 1.23x
-/// slower than before that change; bounded, 128 and no spills, 0.82x the
-/// time. fp32 (8 x 8 points) ran about as fast with the bound as without.
+/// accumulators take at most half of them (ptxas would otherwise leave one
+/// block per SM; docs/mapping.md, "The mapping's numbers").
 void boundRegisters(const Scop &scop, Kernel &kernel) {
   unsigned threads = blockThreads(kernel);
   unsigned words = 0;

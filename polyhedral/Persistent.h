@@ -21,6 +21,7 @@
 #ifndef POLYCUDA_POLYHEDRAL_PERSISTENT_H
 #define POLYCUDA_POLYHEDRAL_PERSISTENT_H
 
+#include "DeviceModel.h"
 #include "GpuProgram.h"
 
 namespace polycuda::polyhedral {
@@ -34,9 +35,6 @@ struct PersistentOptions {
   std::string disabledReason;
 };
 
-/// Static shared memory one block may declare (CUDA, without opting in to
-/// more): the phases of a persistent kernel declare theirs together.
-inline constexpr unsigned long kPersistentSharedBytes = 48 * 1024;
 
 /// Fills `program.persistentLoops`: one record per outermost host band of
 /// `program.schedule` (in tree order), persistent or not and why.

@@ -10,23 +10,15 @@
 #ifndef POLYCUDA_POLYHEDRAL_SHAREDMEMORY_H
 #define POLYCUDA_POLYHEDRAL_SHAREDMEMORY_H
 
+#include "DeviceModel.h"
 #include "GpuProgram.h"
+#include "MappingPolicy.h"
 
 #include <optional>
 #include <vector>
 
 namespace polycuda::polyhedral {
 
-/// Shared memory as Baskaran et al. (ICS 2008) model it: 32 banks of
-/// 4-byte words, a warp of 32 threads along threadIdx.x.
-inline constexpr unsigned kBanks = 32;
-/// The unit of global memory transactions (an L2 sector).
-inline constexpr unsigned kSectorBytes = 32;
-/// References of an array (a stencil's points) from which a block copies
-/// their neighbourhood into shared memory: fewer hit the L1 cache as well.
-inline constexpr unsigned kMinNeighbourhoodReferences = 9;
-/// Static shared memory per block.
-inline constexpr unsigned kSharedBytes = 48 * 1024;
 
 /// The bank conflict degree of a warp whose thread k accesses the element
 /// at `k * stride` (elements of `elementBytes` bytes): the most distinct
@@ -70,15 +62,6 @@ void promoteToShared(GpuProgram &program, unsigned tileSize = 32,
                      StageUncoalesced stage = StageUncoalesced::Blocks,
                      unsigned neighbourhoodMin = kMinNeighbourhoodReferences);
 
-/// Bytes of one array, and of all arrays of a scop, that
-/// placeInConstantMemory puts in constant memory (64 KB in CUDA; its cache
-/// holds a few KB per SM).
-inline constexpr long kConstantArrayBytes = 8192;
-inline constexpr long kConstantScopBytes = 32768;
-/// Constant arrays one kernel reads at most: OpenCL passes each as a
-/// `__constant` argument, of which a device takes at least 8
-/// (CL_DEVICE_MAX_CONSTANT_ARGS).
-inline constexpr unsigned kConstantArraysPerKernel = 8;
 
 /// Arrays that the scop only reads, through affine subscripts, whose
 /// accessed elements (from the first, in the array's order) fit in

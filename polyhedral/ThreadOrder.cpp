@@ -215,10 +215,8 @@ ThreadOrder autoOrder(const Scop &scop, const Kernel &kernel,
     unsigned perSm = device.maxThreadsPerMultiprocessor / threads;
     unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
     if (rowsShareElements(scop, kernel) && perSm <= 2) {
-      // Measured on the H100 (bench/column_order, a 9 x 9 stencil):
-      // with 32 x 32 blocks, two per SM, linear order took 0.78-0.87 ms
-      // and columns one block wide 19-20% less; with 128 and 256 threads
-      // every order was within 1.3% of linear.
+      // Columns one block wide for large blocks of a neighbourhood
+      // (docs/mapping.md, "The mapping's numbers").
       order.reason =
           "auto (" + device.name + "): neighbouring rows of threads read "
           "common elements (a neighbourhood) and blocks of " +
