@@ -517,7 +517,7 @@ std::string accessText(const Scop &scop, const Statement &stmt,
                        const Access &access) {
   const Array &array = scop.arrays[access.array];
   isl::map relation = withSourceNames(stmt, access.relation);
-  std::string text = array.name;
+  std::string text = array.source.empty() ? array.name : array.source;
   // An array of structs: its last dimension is the field (P[i].y).
   unsigned dims = array.rank() - (array.fields.empty() ? 0 : 1);
   for (unsigned d = 0; d < dims; ++d) {

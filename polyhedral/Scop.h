@@ -95,6 +95,9 @@ struct Array {
   /// Its value may be read after the scop (a global, a static, a
   /// parameter, or a local referenced after `#pragma endscop`).
   bool usedAfterScop = true;
+  /// How host code reaches it where it is no variable of its own: the
+  /// member array of a struct (`g->val`, `s.f`); empty otherwise.
+  std::string source;
   /// Declared flat (a pointer, or an array of unknown extent) and indexed
   /// `A[i * m + j]`: its dimensions were recovered from the subscripts
   /// (the front end's delinearization); the source indexes it with one

@@ -37,7 +37,7 @@ std::string helperDefinitions(const std::string &q) {
 
 std::string sourceReference(const polyhedral::Array &array,
                             const std::vector<std::string> &subscripts) {
-  std::string text = array.name;
+  std::string text = array.source.empty() ? array.name : array.source;
   size_t dims = subscripts.size() - (array.fields.empty() ? 0 : 1);
   for (size_t d = 0; d < dims; ++d)
     text += "[" + subscripts[d] + "]";

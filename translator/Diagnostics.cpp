@@ -119,9 +119,11 @@ DiagInfo infoOf(Diag diag) {
     return {L::Error, "a whole struct ('%0') is not supported in a scop; "
                       "read and assign its fields one by one"};
   case Diag::StructField:
-    return {L::Error, "struct fields ('%0') are not supported in a scop yet; "
-                      "copy the field to a local scalar or array before the "
-                      "scop (and back after it)"};
+    return {L::Error, "struct fields that are not arrays ('%0') are not "
+                      "supported in a scop; copy the field to a local scalar "
+                      "before the scop (and back after it); array fields of "
+                      "a struct variable or of a restrict pointer's struct "
+                      "('s.f[i]', 'g->val[i][j]') are"};
   case Diag::ParameterWritten:
     return {L::Error, "integer variable '%0' is written in the scop and used "
                       "in a loop bound, a condition or an array size"};

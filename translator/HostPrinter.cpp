@@ -60,6 +60,8 @@ std::string allocatedElements(const Scop &scop, const Transfer &t) {
 /// The host address of `array`: in place (in the user's function) a scalar
 /// is addressed with `&`; in a launcher every array arrives as a pointer.
 std::string hostAddress(const Array &array, bool launcher) {
+  if (!launcher && !array.source.empty())
+    return array.source;
   return array.rank() == 0 && !launcher ? "&" + array.name : array.name;
 }
 

@@ -1,7 +1,8 @@
 // Struct fields are named in C's terms (they were named after Clang's
 // MemberExpr node): a field read, an array field of a struct through a
-// pointer, an array of structs whose fields have two types, a subscript.
-// (Arrays of structs with fields of one type are accepted: structs.c.)
+// pointer without restrict, an array of structs whose fields have two
+// types, a subscript. (Arrays of structs with fields of one type and array
+// fields of structs are accepted: structs.c, struct_members.c.)
 struct point { double x, y; };
 struct grid { double val[10][10]; };
 
@@ -9,7 +10,7 @@ void read(int n, double A[100], struct point p) {
   int i;
 #pragma scop
   for (i = 0; i < n; i++)
-    A[i] = p.x; // expected-error {{struct fields ('p.x') are not supported in a scop yet; copy the field to a local scalar or array before the scop (and back after it)}}
+    A[i] = p.x; // expected-error {{struct fields that are not arrays ('p.x') are not supported in a scop; copy the field to a local scalar before the scop (and back after it)}}
 #pragma endscop
 }
 
@@ -18,7 +19,7 @@ void through_pointer(int n, struct grid *g) {
 #pragma scop
   for (i = 0; i < n; i++)
     for (j = 0; j < n; j++)
-      g->val[i][j] = 0.0; // expected-error {{struct fields ('g->val') are not supported in a scop yet}}
+      g->val[i][j] = 0.0; // expected-error {{'g' is accessed through a pointer; declare it as an array parameter such as 'double A[N][M]', or as a 'restrict' pointer parameter}}
 #pragma endscop
 }
 
@@ -36,6 +37,6 @@ void subscript(int n, double A[100], struct point p) {
   int i;
 #pragma scop
   for (i = 0; i < n; i++)
-    A[i] = A[(int)p.y]; // expected-error {{struct fields ('p.y') are not supported in a scop yet}}
+    A[i] = A[(int)p.y]; // expected-error {{struct fields that are not arrays ('p.y') are not supported in a scop}}
 #pragma endscop
 }

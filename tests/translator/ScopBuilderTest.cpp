@@ -783,6 +783,39 @@ void f(int n, int m, double *restrict A) {
   EXPECT_FALSE(ok);
 }
 
+TEST_F(ScopBuilderTest, ArrayFieldsOfStructsAreArraysOfTheirOwn) {
+  // g->val and s.w are arrays named after their struct and field, each
+  // with its host source; s.p's structs add the field as a dimension.
+  const Scop &scop = parseOne(R"(
+struct grid { double val[8][8]; };
+struct pt { double x, y; };
+struct set { struct pt p[8]; double w[8]; };
+void f(int n, struct grid *restrict g, struct set s) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    g->val[i][i] = s.p[i].y + s.w[i];
+#pragma endscop
+}
+)");
+  ASSERT_EQ(3u, scop.arrays.size()) << scop.str();
+  EXPECT_EQ("s_p", scop.arrays[0].name);
+  EXPECT_EQ("s.p", scop.arrays[0].source);
+  EXPECT_EQ(2u, scop.arrays[0].rank());
+  EXPECT_EQ("s_w", scop.arrays[1].name);
+  EXPECT_EQ("g_val", scop.arrays[2].name);
+  EXPECT_EQ("g->val", scop.arrays[2].source);
+  const Statement &s0 = stmt(scop, 0);
+  std::vector<isl::map> reads = accessesOf(s0, Access::Kind::Read);
+  ASSERT_EQ(2u, reads.size());
+  EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S0[i] -> s_p[i, 1] : 0 <= i < n }"),
+                reads[0]);
+  std::vector<isl::map> writes = accessesOf(s0, Access::Kind::MustWrite);
+  ASSERT_EQ(1u, writes.size());
+  EXPECT_ISL_EQ(
+      isl::map(ctx(), "[n] -> { S0[i] -> g_val[i, i] : 0 <= i < n }"),
+      writes[0]);
+}
+
 TEST_F(ScopBuilderTest, SignedArithmeticAssumesNothing) {
   const Scop &scop = parseOne(R"(
 void f(int n, double A[100]) {

@@ -89,6 +89,7 @@ unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
   }
   if (isa<PointerType>(t))
     state.fail(useLoc, Diag::PointerAccess, array.name);
+  array.isLocal = localVars.count(var) > 0;
   // A flat array indexed `A[i * m + j]`: the dimensions its subscripts
   // fit (Delinearization.cpp).
   auto flat = state.flatShapes.find(var);
@@ -100,6 +101,58 @@ unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
           state.scop.ctx, state.paramPrefix + "{ [(" + extent + ")] }"));
     array.delinearized = true;
   }
+  unsigned id = addArray(array, extents, t, useLoc, var);
+  arrayIds[var] = id;
+  return id;
+}
+
+/// The array of the member `field` of struct variable `var` (`g->val`,
+/// `s.f`), created on first use: its own array of the scop, named
+/// `<var>_<field>` (Array::source says how the host reaches it).
+unsigned ArrayBuilder::arrayForMember(const VarDecl *var,
+                                      const FieldDecl *field, bool arrow,
+                                      SourceLocation useLoc) {
+  auto it = memberIds.find({var, field});
+  if (it != memberIds.end())
+    return it->second;
+  polyhedral::Array array;
+  array.source = var->getName().str() + (arrow ? "->" : ".") +
+                 field->getName().str();
+  std::string base = var->getName().str() + "_" + field->getName().str();
+  array.name = base;
+  auto taken = [&](const std::string &candidate) {
+    for (const polyhedral::Array &a : state.scop.arrays)
+      if (a.name == candidate)
+        return true;
+    return reserved.count(candidate) || functionNames.count(candidate);
+  };
+  for (int i = 1; taken(array.name); ++i)
+    array.name = base + "_" + std::to_string(i);
+  array.declLoc = state.locOf(field->getLocation());
+  std::vector<isl::pw_aff> extents;
+  const clang::Type *t = field->getType().getCanonicalType().getTypePtr();
+  bool first = true;
+  while (auto *at = dyn_cast<clang::ArrayType>(t)) {
+    if (!isa<ConstantArrayType>(at))
+      state.fail(useLoc, Diag::StructField, array.source);
+    extents.push_back(extentOf(at, first, var, array));
+    first = false;
+    t = at->getElementType().getCanonicalType().getTypePtr();
+  }
+  if (extents.empty())
+    state.fail(useLoc, Diag::StructField, array.source);
+  unsigned id = addArray(array, extents, t, useLoc, var);
+  memberIds[{var, field}] = id;
+  return id;
+}
+
+/// Completes `array` with its `extents` and element type `t` (an array of
+/// structs of one number type gets the field as one more dimension), adds
+/// it to the scop and returns its id.
+unsigned ArrayBuilder::addArray(polyhedral::Array &array,
+                                std::vector<isl::pw_aff> extents,
+                                const clang::Type *t, SourceLocation useLoc,
+                                const VarDecl *var) {
   if (auto *record = dyn_cast<RecordType>(t)) {
     // An array of structs whose fields all have one scalar type, without
     // padding: one more dimension, the field (P[i].y is P[i][1]).
@@ -130,10 +183,8 @@ unsigned ArrayBuilder::arrayFor(const VarDecl *var, SourceLocation useLoc) {
                QualType(t, 0).getAsString());
   array.type = *elem;
   array.extents = extents;
-  array.isLocal = localVars.count(var) > 0;
   unsigned id = state.scop.arrays.size();
   state.scop.arrays.push_back(array);
-  arrayIds[var] = id;
   return id;
 }
 

@@ -803,14 +803,15 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
     base = sub->getBase()->IgnoreParenImpCasts();
   }
   const VarDecl *var = varOf(base);
-  if (!var) {
+  std::optional<unsigned> member = memberArray(base);
+  if (!var && !member) {
     refusePointerUse(base);
     refuseStructField(base);
     state.fail(base->getBeginLoc(), Diag::UnsupportedExpression,
                "'" + state.text(base) + "'", base->getSourceRange());
   }
   polyhedral::Scop &scop = state.scop;
-  unsigned id = arrays.arrayFor(var, base->getBeginLoc());
+  unsigned id = member ? *member : arrays.arrayFor(var, base->getBeginLoc());
   // Not a reference: value() below may add arrays to scop.arrays.
   const std::string name = scop.arrays[id].name;
   unsigned rank = scop.arrays[id].rank();
@@ -822,6 +823,9 @@ ExprPtr BodyBuilder::arrayRef(const clang::Expr *e, Access::Kind kind) {
     --rank;
   // A delinearized array is indexed with one flat subscript.
   bool flat = scop.arrays[id].delinearized;
+  // (A member array is no flat one: var is its struct.)
+  if (member)
+    var = nullptr;
   if (subscripts.size() != (flat ? 1 : rank))
     state.fail(e->getBeginLoc(), Diag::UnsupportedExpression,
                "an access to '" + name + "' with " +
@@ -1002,6 +1006,29 @@ ExprPtr BodyBuilder::writeRef(const clang::Expr *lhs, bool alsoRead) {
   ref->access = current->accesses.size();
   current->accesses.push_back(write);
   return ref;
+}
+
+/// The array of `e` if it is a member array of a struct variable, `s.f`,
+/// or of the struct a restrict pointer parameter points to, `g->val`
+/// (its elements numbers or structs of one number type); nothing if `e`
+/// is no member. Fails for other members: a member of a member, of an
+/// element, of a pointer without restrict, or a member that is no array.
+std::optional<unsigned> BodyBuilder::memberArray(const clang::Expr *e) {
+  auto *m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+  if (!m)
+    return std::nullopt;
+  auto *field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  const VarDecl *var = varOf(m->getBase());
+  if (!field || field->isBitField() || !var ||
+      !isa<ConstantArrayType>(
+          field->getType().getCanonicalType().getTypePtr()))
+    state.fail(e->getBeginLoc(), Diag::StructField, state.text(e),
+               e->getSourceRange());
+  if (m->isArrow() && (!isa<ParmVarDecl>(var) ||
+                       !var->getType().isRestrictQualified()))
+    state.fail(e->getBeginLoc(), Diag::PointerAccess, var->getName(),
+               e->getSourceRange());
+  return arrays.arrayForMember(var, field, m->isArrow(), e->getBeginLoc());
 }
 
 /// The field of `P[i].x` (a MemberExpr on an element of an array, not

@@ -267,6 +267,11 @@ public:
 
   /// The array for `var`, created on first use.
   unsigned arrayFor(const clang::VarDecl *var, clang::SourceLocation useLoc);
+  /// The array of member `field` of the struct `var` points to (`arrow`)
+  /// or is, created on first use.
+  unsigned arrayForMember(const clang::VarDecl *var,
+                          const clang::FieldDecl *field, bool arrow,
+                          clang::SourceLocation useLoc);
   /// `var` is declared inside the scop.
   void declareLocal(const clang::VarDecl *var) { localVars.insert(var); }
   /// Names no variable declared in the scop may take: those of the other
@@ -284,11 +289,17 @@ private:
   BuildState &state;
   AffineBuilder &affine;
   std::map<const clang::VarDecl *, unsigned> arrayIds;
+  std::map<std::pair<const clang::VarDecl *, const clang::FieldDecl *>,
+           unsigned>
+      memberIds;
   std::set<const clang::VarDecl *> localVars;
   std::set<std::string> reserved;
   std::set<std::string> functionNames;
 
   std::string nameFor(const clang::VarDecl *var) const;
+  unsigned addArray(polyhedral::Array &array,
+                    std::vector<isl::pw_aff> extents, const clang::Type *t,
+                    clang::SourceLocation useLoc, const clang::VarDecl *var);
 
   isl::pw_aff extentOf(const clang::ArrayType *type, bool first,
                        const clang::VarDecl *var, polyhedral::Array &array);
@@ -384,6 +395,7 @@ private:
   void flatIndices(const clang::Expr *sub, const clang::VarDecl *var,
                    polyhedral::Expr &ref, std::string &range);
   polyhedral::ExprPtr writeRef(const clang::Expr *lhs, bool alsoRead);
+  std::optional<unsigned> memberArray(const clang::Expr *e);
   polyhedral::ExprPtr scalarWrite(const clang::VarDecl *var);
   polyhedral::ExprPtr scalarRef(polyhedral::Statement &stmt, unsigned array,
                                 polyhedral::Access::Kind kind);
