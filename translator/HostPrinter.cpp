@@ -76,13 +76,18 @@ bool computesInDouble(const Scop &scop, const Statement &stmt,
 }
 
 /// Whether the scop's code needs double precision: a double array or
-/// scalar, or a double literal, cast or math function in a statement.
+/// scalar, or a double literal, cast or math function in a statement or in
+/// a function it calls.
 bool usesDouble(const Scop &scop) {
   if (std::any_of(scop.arrays.begin(), scop.arrays.end(),
                   [](const Array &a) { return a.type == ElemType::Double; }))
     return true;
   for (const auto &[name, type] : scop.scalarArgs)
     if (type == ElemType::Double)
+      return true;
+  // A function the statements call may compute in double inside.
+  for (const polyhedral::Function &function : scop.functions)
+    if (function.definition.find("double") != std::string::npos)
       return true;
   for (const Statement &stmt : scop.statements)
     if (stmt.rhs && computesInDouble(scop, stmt, *stmt.rhs))
