@@ -463,6 +463,7 @@ class Gen:
         # (fifteenth stream): Gen.struct_nest.
         self.r15 = random.Random(seed * 4393139 + 53)
         self.structs = False
+        self.struct_member = False
         self.r16 = random.Random(seed * 2796203 + 59)
 
     def chance(self, p):
@@ -991,12 +992,16 @@ class Gen:
         ref = x + "[i]" + "".join(
             "[%d]" % r.randint(0, self.sizes[d] - 1) for d in dims[1:])
         c = [r.choice(["0.5", "0.25", "0.125", "0.375"]) for _ in range(4)]
+        # Half of them keep P in a struct reached through a restrict
+        # pointer, `S->P[i].x` (an array field of a struct).
+        self.struct_member = r.random() < 0.5
+        p = "S->P" if self.struct_member else "P"
         return ["  for (i = 0; i < n; i++)",
-                "    P[i].x = %s * P[i].y + %s * %s;" % (c[0], c[1], ref),
+                "    %s[i].x = %s * %s[i].y + %s * %s;" % (p, c[0], p, c[1], ref),
                 "  for (i = 1; i < n; i++)",
-                "    P[i].w = %s * P[i - 1].x + 0.25 * P[i].w;" % c[2],
+                "    %s[i].w = %s * %s[i - 1].x + 0.25 * %s[i].w;" % (p, c[2], p, p),
                 "  for (i = 0; i < n; i++)",
-                "    %s = 0.75 * %s + %s * (P[i].x - P[i].w);" % (ref, ref, c[3])]
+                "    %s = 0.75 * %s + %s * (%s[i].x - %s[i].w);" % (ref, ref, c[3], p, p)]
 
     def weighted_nest(self):
         """Sometimes a weighted stencil: sw = sum over a K x K window of a
@@ -2274,6 +2279,8 @@ class Gen:
             out += self.HELPERS + [""]
         if self.structs:
             out.append("struct pt { double x, y, w; };")
+            if self.struct_member:
+                out.append("struct pts { double scale; struct pt P[N]; };")
             out.append("")
         out.append("static void print_array(const char *name, const double *a, long count)")
         out.append("{")
@@ -2304,7 +2311,8 @@ class Gen:
             if self.flat:
                 params += ["int ld_%s" % d for d in sorted(self.sizes)]
             if self.structs:
-                params.append("struct pt P[N]")
+                params.append("struct pts *restrict S" if self.struct_member
+                              else "struct pt P[N]")
             if not self.use_globals:
                 params += [self.param_decl(n, d) for n, d in self.arrays]
                 params += self.index_declarations("")
@@ -2323,7 +2331,8 @@ class Gen:
         out.append("{")
         if not self.use_globals:
             if self.structs:
-                out.append("  static struct pt P[N];")
+                out.append("  static struct pts S;" if self.struct_member
+                           else "  static struct pt P[N];")
             out.append("  static " + ", ".join(
                 n + "".join("[%s]" % d for d in dims) for n, dims in self.arrays).join(
                     ["double ", ";"]))
@@ -2353,10 +2362,11 @@ class Gen:
                 ind, name, "".join("[%s]" % v for v in vs), idx, ai + 1, mod, mod,
                 r.choice(["0.0", "0.5", "-0.25"])))
         if self.structs:
+            p = "S.P" if self.struct_member else "P"
             out.append("  for (i = 0; i < N; i++) {")
-            out.append("    P[i].x = (double)(i % 5) / 5;")
-            out.append("    P[i].y = (double)((3 * i + 1) % 7) / 7;")
-            out.append("    P[i].w = (double)((5 * i + 2) % 11) / 11 - 0.5;")
+            out.append("    %s[i].x = (double)(i %% 5) / 5;" % p)
+            out.append("    %s[i].y = (double)((3 * i + 1) %% 7) / 7;" % p)
+            out.append("    %s[i].w = (double)((5 * i + 2) %% 11) / 11 - 0.5;" % p)
             out.append("  }")
         out += self.index_initialisation()
         for name, dims in self.gextra:
@@ -2376,7 +2386,7 @@ class Gen:
             if self.flat:
                 args += sorted(self.sizes)
             if self.structs:
-                args.append("P")
+                args.append("&S" if self.struct_member else "P")
             if not self.use_globals:
                 args += ["&%s%s" % (n, "[0]" * len(d)) if n in self.flat else n
                          for n, d in self.arrays]
@@ -2389,7 +2399,8 @@ class Gen:
             count = " * ".join(dims)
             out.append('  print_array("%s", %s, (long)%s);' % (name, first, count))
         if self.structs:
-            out.append('  print_array("P", &P[0].x, (long)N * 3);')
+            out.append('  print_array("P", &%s[0].x, (long)N * 3);' %
+                       ("S.P" if self.struct_member else "P"))
         out += self.index_printing()
         out += self.int_printing()
         out.append("  return 0;")
