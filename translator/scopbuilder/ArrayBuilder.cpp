@@ -10,7 +10,6 @@
 
 #include "IslExtras.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
 
 using namespace clang;
 
@@ -255,22 +254,18 @@ isl::set wholeExtent(const polyhedral::Array &array,
 }
 
 void ArrayBuilder::markUsedAfter(FunctionDecl *function, unsigned endOffset) {
-  struct Refs : RecursiveASTVisitor<Refs> {
-    SourceManager &sm;
-    unsigned end;
-    std::set<const VarDecl *> after;
-    Refs(SourceManager &sm, unsigned end) : sm(sm), end(end) {}
-    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+  std::set<const VarDecl *> after;
+  SourceManager &sm = state.sm;
+  forEachStmt(function->getBody(), [&](const Stmt *s) {
+    if (auto *ref = dyn_cast<DeclRefExpr>(s))
       if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
-        if (sm.getFileOffset(sm.getExpansionLoc(ref->getBeginLoc())) > end)
+        if (sm.getFileOffset(sm.getExpansionLoc(ref->getBeginLoc())) >
+            endOffset)
           after.insert(var);
-      return true;
-    }
-  } refs(state.sm, endOffset);
-  refs.TraverseDecl(function);
+  });
   for (auto &[var, id] : arrayIds)
     state.scop.arrays[id].usedAfterScop = var->hasGlobalStorage() ||
-                                          refs.after.count(var) ||
+                                          after.count(var) ||
                                           isa<ParmVarDecl>(var);
 }
 

@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 #include "ScopBuilderInternal.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <functional>
 
 using namespace clang;
@@ -624,56 +623,44 @@ void BodyBuilder::requirePure(const FunctionDecl *definition,
       impure(parm->getLocation(),
              "takes '" + parm->getName().str() + "', which is not a number");
   checking.push_back(definition);
-  struct Body : RecursiveASTVisitor<Body> {
-    BodyBuilder &builder;
-    const FunctionDecl *definition;
-    std::function<void(SourceLocation, const std::string &)> impure;
-    Body(BodyBuilder &builder, const FunctionDecl *definition,
-         std::function<void(SourceLocation, const std::string &)> impure)
-        : builder(builder), definition(definition), impure(impure) {}
-    bool VisitVarDecl(VarDecl *var) {
-      QualType type = var->getType();
-      while (auto *array = dyn_cast<ConstantArrayType>(
-                 type.getCanonicalType().getTypePtr()))
-        type = array->getElementType();
-      if (var->hasGlobalStorage() || !elemTypeOf(type))
-        impure(var->getLocation(),
-               "declares '" + var->getName().str() +
-                   "', which is not a local number or array of numbers");
-      return true;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+  forEachStmt(definition->getBody(), [&](const Stmt *s) {
+    if (auto *decls = dyn_cast<DeclStmt>(s)) {
+      for (const Decl *d : decls->decls()) {
+        auto *var = dyn_cast<VarDecl>(d);
+        QualType type = var ? var->getType() : QualType();
+        while (var && isa<ConstantArrayType>(
+                          type.getCanonicalType().getTypePtr()))
+          type = cast<ConstantArrayType>(type.getCanonicalType().getTypePtr())
+                     ->getElementType();
+        if (!var || var->hasGlobalStorage() || !elemTypeOf(type))
+          impure(d->getLocation(),
+                 "declares something other than a local number or array "
+                 "of numbers");
+      }
+    } else if (auto *ref = dyn_cast<DeclRefExpr>(s)) {
       if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
         if (var->hasGlobalStorage() ||
             var->getParentFunctionOrMethod() != definition)
           impure(ref->getLocation(),
                  "uses '" + var->getName().str() + "', declared outside it");
-      return true;
-    }
-    bool VisitCallExpr(CallExpr *inner) {
+    } else if (auto *inner = dyn_cast<CallExpr>(s)) {
       const FunctionDecl *fn = inner->getDirectCallee();
       std::string callee = fn ? fn->getName().str() : "a function pointer";
       if (fn && kMathFunctions.count(callee))
-        return true;
+        return;
       const FunctionDecl *def = fn ? fn->getDefinition() : nullptr;
       if (!def || !def->getBody())
         impure(inner->getBeginLoc(),
                "calls " + callee + ", which is no math function of C nor "
                "a function of the file");
-      builder.requirePure(def, inner);
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *un) {
+      requirePure(def, inner);
+    } else if (auto *un = dyn_cast<UnaryOperator>(s)) {
       if (un->getOpcode() == UO_Deref || un->getOpcode() == UO_AddrOf)
         impure(un->getBeginLoc(), "uses a pointer");
-      return true;
+    } else if (isa<MemberExpr>(s)) {
+      impure(s->getBeginLoc(), "uses a struct");
     }
-    bool VisitMemberExpr(MemberExpr *member) {
-      impure(member->getBeginLoc(), "uses a struct");
-      return true;
-    }
-  } body(*this, definition, impure);
-  body.TraverseStmt(definition->getBody());
+  });
   checking.pop_back();
   // The definition as C, macros expanded, without its storage class.
   std::string text;

@@ -145,4 +145,13 @@ const VarDecl *varOf(const clang::Expr *e) {
   return nullptr;
 }
 
+void forEachStmt(const clang::Stmt *s,
+                 const std::function<void(const clang::Stmt *)> &f) {
+  if (!s)
+    return;
+  f(s);
+  for (const clang::Stmt *child : s->children())
+    forEachStmt(child, f);
+}
+
 } // namespace polycuda::translator::scopbuilder

@@ -21,8 +21,6 @@
 //===----------------------------------------------------------------------===//
 #include "ScopBuilderInternal.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
-
 #include <algorithm>
 
 using namespace clang;
@@ -191,41 +189,39 @@ std::optional<std::vector<Polynomial>> splitByShape(const FlatShape &shape,
 }
 
 void findFlatShapes(BuildState &state, const std::vector<Stmt *> &stmts) {
-  struct Refs : RecursiveASTVisitor<Refs> {
-    const BuildState &state;
-    std::map<const VarDecl *, std::set<std::vector<std::string>>> strides;
-    std::set<const VarDecl *> unusable;
-    /// Flat arrays with a subscript that multiplies parameters.
-    std::set<const VarDecl *> products;
-    explicit Refs(const BuildState &state) : state(state) {}
-    bool VisitArraySubscriptExpr(ArraySubscriptExpr *sub) {
-      auto *ref = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
-      auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-      if (!var || !isFlat(var))
-        return true;
-      bool unsignedSeen = false;
-      auto p = polynomialOf(state, sub->getIdx(), unsignedSeen);
-      if (!p) {
-        unusable.insert(var);
-        return true;
-      }
-      for (const auto &[term, c] : *p) {
-        if (term.var)
-          strides[var].insert(term.params);
-        if (term.params.size() + (term.var ? 1 : 0) > 1)
-          products.insert(var);
-      }
-      return true;
+  std::map<const VarDecl *, std::set<std::vector<std::string>>> strides;
+  std::set<const VarDecl *> unusable;
+  /// Flat arrays with a subscript that multiplies parameters.
+  std::set<const VarDecl *> products;
+  auto visit = [&](const Stmt *s) {
+    auto *sub = dyn_cast<ArraySubscriptExpr>(s);
+    if (!sub)
+      return;
+    auto *ref = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
+    auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || !isFlat(var))
+      return;
+    bool unsignedSeen = false;
+    auto p = polynomialOf(state, sub->getIdx(), unsignedSeen);
+    if (!p) {
+      unusable.insert(var);
+      return;
     }
-  } refs(state);
+    for (const auto &[term, c] : *p) {
+      if (term.var)
+        strides[var].insert(term.params);
+      if (term.params.size() + (term.var ? 1 : 0) > 1)
+        products.insert(var);
+    }
+  };
   for (Stmt *s : stmts)
-    refs.TraverseStmt(s);
+    forEachStmt(s, visit);
   // Products of parameters alone (A[(n - 1) * m + 1]) give no stride.
-  for (const VarDecl *var : refs.products)
-    if (!refs.strides.count(var) && !refs.unusable.count(var))
+  for (const VarDecl *var : products)
+    if (!strides.count(var) && !unusable.count(var))
       state.flatShapes[var] = FlatShape{};
-  for (auto &[var, set] : refs.strides) {
-    if (refs.unusable.count(var))
+  for (auto &[var, set] : strides) {
+    if (unusable.count(var))
       continue;
     FlatShape shape;
     shape.strides.push_back({});

@@ -35,6 +35,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -233,6 +234,12 @@ private:
   void requireInRange(const std::string &value, clang::QualType type,
                       const clang::Expr *e);
 };
+
+/// Calls `f` on `s` and on every statement and expression below it, in
+/// order (a walk of Clang's children: cheaper to compile than a
+/// RecursiveASTVisitor, where only expressions and declarations matter).
+void forEachStmt(const clang::Stmt *s,
+                 const std::function<void(const clang::Stmt *)> &f);
 
 /// Integer expression `e` as a polynomial in the parameters and other
 /// variables, with at most one variable other than the parameters in each
