@@ -572,6 +572,18 @@ ExprPtr BodyBuilder::mathCall(const CallExpr *call) {
   return n;
 }
 
+/// Fails unless `call` passes one argument per parameter of `definition`
+/// (no variadic function).
+void BodyBuilder::requireFixedArguments(const CallExpr *call,
+                                        const FunctionDecl *definition) {
+  if (call->getNumArgs() != definition->getNumParams() ||
+      definition->isVariadic())
+    state.fail(call->getBeginLoc(), Diag::UnsupportedExpression,
+               "a call to '" + definition->getName().str() +
+                   "' with a variable number of arguments",
+               call->getSourceRange());
+}
+
 /// A call of a function of the input with a body of several statements:
 /// printed as a call on every target, the function with the kernels
 /// (Scop::functions), once it is known to be pure and of numbers. Its
@@ -579,11 +591,7 @@ ExprPtr BodyBuilder::mathCall(const CallExpr *call) {
 ExprPtr BodyBuilder::functionCall(const CallExpr *call,
                                   const FunctionDecl *definition) {
   std::string name = definition->getName().str();
-  if (call->getNumArgs() != definition->getNumParams() ||
-      definition->isVariadic())
-    state.fail(call->getBeginLoc(), Diag::UnsupportedExpression,
-               "a call to '" + name + "' with a variable number of arguments",
-               call->getSourceRange());
+  requireFixedArguments(call, definition);
   requirePure(definition, call);
   if (std::find(current->called.begin(), current->called.end(), name) ==
       current->called.end())
@@ -717,11 +725,7 @@ ExprPtr BodyBuilder::inlinedCall(const CallExpr *call,
       inlining.end())
     state.fail(call->getBeginLoc(), Diag::UnsupportedExpression,
                "a recursive call to '" + name + "'", call->getSourceRange());
-  if (call->getNumArgs() != definition->getNumParams() ||
-      definition->isVariadic())
-    state.fail(call->getBeginLoc(), Diag::UnsupportedExpression,
-               "a call to '" + name + "' with a variable number of arguments",
-               call->getSourceRange());
+  requireFixedArguments(call, definition);
   auto caller =
       std::make_shared<const std::map<const ParmVarDecl *, InlinedArg>>(
           inlinedArgs);

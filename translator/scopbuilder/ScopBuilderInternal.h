@@ -393,6 +393,8 @@ private:
   polyhedral::ExprPtr convertedArgument(const clang::Expr *arg);
   polyhedral::ExprPtr functionCall(const clang::CallExpr *call,
                                    const clang::FunctionDecl *definition);
+  void requireFixedArguments(const clang::CallExpr *call,
+                             const clang::FunctionDecl *definition);
   void requirePure(const clang::FunctionDecl *definition,
                    const clang::CallExpr *call);
   /// The functions being checked for purity, innermost last.
