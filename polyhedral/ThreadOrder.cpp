@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <map>
 #include <optional>
-#include <regex>
 
 namespace polycuda::polyhedral {
 
@@ -26,21 +25,28 @@ bool parseThreadOrder(const std::string &text, ThreadOrderRequest &request,
     request.kind = ThreadOrderRequest::Kind::Auto;
     return true;
   }
-  std::smatch m;
-  static const std::regex column("column:([0-9]{1,7})(,zigzag)?");
-  if (!std::regex_match(text, m, column)) {
+  // column:W or column:W,zigzag, W of 1 to 7 digits.
+  const std::string prefix = "column:", zigzag = ",zigzag";
+  size_t digits = text.compare(0, prefix.size(), prefix) == 0
+                      ? text.find_first_not_of("0123456789", prefix.size())
+                      : 0;
+  if (digits == std::string::npos)
+    digits = text.size();
+  size_t count = digits > prefix.size() ? digits - prefix.size() : 0;
+  if (count < 1 || count > 7 ||
+      (digits != text.size() && text.substr(digits) != zigzag)) {
     error = "use linear, column:W, column:W,zigzag or auto (W: a number of "
             "elements along the x dimension)";
     return false;
   }
-  unsigned long width = std::stoul(m[1].str());
+  unsigned long width = std::stoul(text.substr(prefix.size(), count));
   if (width < 1 || width > (1u << 20)) {
     error = "the column width W must be between 1 and 1048576 elements";
     return false;
   }
   request.kind = ThreadOrderRequest::Kind::Column;
   request.width = width;
-  request.zigzag = m[2].matched;
+  request.zigzag = digits != text.size();
   return true;
 }
 

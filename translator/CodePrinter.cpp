@@ -7,7 +7,6 @@
 
 #include <cctype>
 #include <climits>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -508,15 +507,40 @@ void AstPrinter::printUnrolled(const isl::ast_node &node,
 
 namespace {
 
+bool isWordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// Where the identifier `name` occurs in `text` as a whole word, from
+/// `from` on; std::string::npos where it does not.
+size_t findWord(const std::string &text, const std::string &name,
+                size_t from) {
+  for (size_t at = text.find(name, from); at != std::string::npos;
+       at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at == 0 || !isWordChar(text[at - 1])) &&
+        (end == text.size() || !isWordChar(text[end])))
+      return at;
+  }
+  return std::string::npos;
+}
+
 /// `text` with the identifier `name` replaced by `value`.
 std::string substituted(const std::string &text, const std::string &name,
                         const std::string &value) {
-  return std::regex_replace(text, std::regex("\\b" + name + "\\b"), value);
+  std::string result;
+  size_t done = 0;
+  for (size_t at = findWord(text, name, 0); at != std::string::npos;
+       at = findWord(text, name, done)) {
+    result += text.substr(done, at - done) + value;
+    done = at + name.size();
+  }
+  return result + text.substr(done);
 }
 
 /// Whether `text` mentions the identifier `name`.
 bool mentions(const std::string &text, const std::string &name) {
-  return std::regex_search(text, std::regex("\\b" + name + "\\b"));
+  return findWord(text, name, 0) != std::string::npos;
 }
 
 /// The value of an integer literal of the AST.

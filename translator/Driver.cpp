@@ -25,6 +25,7 @@
 #include <llvm/Support/FormatVariadic.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/Program.h>
+#include <llvm/Support/Regex.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -34,7 +35,6 @@
 #include <fstream>
 #include <iostream>
 #include <unistd.h>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -372,16 +372,18 @@ bool parseSizes(const std::string &text,
   std::stringstream entries(text);
   std::string entry;
   while (std::getline(entries, entry, ';')) {
-    std::smatch m;
-    static const std::regex pattern(
-        R"(\s*([A-Za-z_][A-Za-z0-9_]*(?:@\d+)?)\s*=\s*(\d+(\s*,\s*\d+){0,2})\s*)");
-    if (!std::regex_match(entry, m, pattern)) {
+    // name[@N] = size[, size[, size]]; m[1] the name, m[3] the sizes.
+    static const llvm::Regex pattern(
+        "^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*(@[0-9]+)?)[[:space:]]*=[[:space:]]*"
+        "([0-9]+([[:space:]]*,[[:space:]]*[0-9]+){0,2})[[:space:]]*$");
+    llvm::SmallVector<llvm::StringRef, 5> m;
+    if (!pattern.match(entry, &m)) {
       llvm::errs() << "polycuda: error: invalid --sizes entry '" << entry
                    << "'; expected e.g. 'S0_S1=32,8' or 'kernel0=32,8'\n";
       return false;
     }
     std::vector<unsigned> sizes;
-    std::stringstream values(m[2].str());
+    std::stringstream values(m[3].str());
     std::string value;
     unsigned product = 1;
     while (std::getline(values, value, ',')) {

@@ -15,7 +15,6 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
-#include <regex>
 
 namespace polycuda::translator {
 
@@ -27,9 +26,9 @@ namespace {
 
 bool matchesNumbered(const std::vector<std::string> &names,
                      const std::string &prefix) {
-  std::regex pattern(prefix + "[0-9]+");
   for (const std::string &name : names)
-    if (std::regex_match(name, pattern))
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+        name.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
       return true;
   return false;
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# compare_translators.sh OLD NEW [RANDOM_COUNT [FIRST_SEED]]
+#
+# Before and after a change that must not change polycuda's output (a
+# restructuring, a faster build): translates every inputs/*.c with both
+# translators (CUDA under the default options and each variant below,
+# OpenCL and C under the default options), each with its JSON report, and
+# RANDOM_COUNT programs of tests/random/generate.py (default 0) from
+# FIRST_SEED (default 700000) for CUDA. Prints each translation whose
+# output, report or exit status differs, and a count; exits 1 when any
+# does. No processor-time budget (--cpu-budget=0), so that a loaded machine
+# does not change the result. JOBS translations run at once (default: the
+# processors).
+set -uo pipefail
+old=$(readlink -f "$1") new=$(readlink -f "$2") count=${3:-0}
+first=${4:-700000}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+variants=(
+  "--register-tile=2x2"
+  "--register-tiles=off"
+  "--stage-uncoalesced=all"
+  "--thread-order=column:64,zigzag"
+  "--expansion=off --host-scalars=off"
+  "--fp-contract=off --reductions=off"
+  "--no-shared --no-constant"
+)
+# One line per translation: INPUT TARGET FLAGS...
+{
+  for input in "$root"/inputs/*.c; do
+    echo "$input cuda"
+    echo "$input opencl"
+    echo "$input c"
+    for v in "${variants[@]}"; do
+      echo "$input cuda $v"
+    done
+  done
+  for ((seed = first; seed < first + count; seed++)); do
+    mkdir -p "$work/random"
+    python3 "$root/tests/random/generate.py" $seed "$work/random/r$seed.c"
+    echo "$work/random/r$seed.c cuda"
+  done
+} > "$work/jobs"
+
+# compare N INPUT TARGET FLAGS...: both translators, "same" or "differ".
+compare() {
+  local n=$1 input=$2 target=$3
+  shift 3
+  local dir=$work/job$n v
+  for v in old new; do
+    local bin=$old
+    [ $v = new ] && bin=$new
+    mkdir -p "$dir/$v"
+    (cd "$dir/$v" && "$bin" --cpu-budget=0 --target="$target" "$@" "$input" \
+      -o out."$target" --report=json --report-file=report.json \
+      > /dev/null 2> err; echo "exit $?" >> err)
+  done
+  local result=same f
+  for f in $(cd "$dir/old" && ls) $(cd "$dir/new" && ls); do
+    cmp -s "$dir/old/$f" "$dir/new/$f" || result=differ
+  done
+  echo "$result $(basename "$input" .c) $target $*"
+  rm -rf "$dir"
+}
+export -f compare
+export old new work
+nl -ba "$work/jobs" | xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c \
+  'compare "$@"' _ > "$work/results"
+grep '^differ' "$work/results" | sort
+echo "compared $(wc -l < "$work/results") translations:" \
+  "$(grep -c '^differ' "$work/results") differ"
+! grep -q '^differ' "$work/results"
