@@ -1,7 +1,7 @@
 //===- MappingPolicy.h - The numbers the mapping chooses by -----*- C++ -*-===//
 //
 // Every heuristic constant of the GPU mapping and of memory promotion, in
-// one place: the mechanisms (GpuMapping.cpp, MemoryPromotion.cpp,
+// one place: the mechanisms (GpuMapping*.cpp, MemoryPromotion.cpp,
 // SharedMemory.cpp) read their thresholds and tile shapes here. The facts
 // of the GPU (banks, registers, shared memory) are in DeviceModel.h. Why
 // each value, with the measurements that chose it: docs/mapping.md, "The

@@ -1,0 +1,321 @@
+//===- GpuMappingRegisterTiles.cpp - Several points per thread -----------===//
+//
+// Part of stage 3's Mapper (see GpuMappingInternal.h).
+//
+//===----------------------------------------------------------------------===//
+#include "GpuMappingInternal.h"
+
+namespace polycuda::polyhedral::mapping {
+
+namespace {
+
+/// Whether the values of a kernel's two mapped members, for each iteration
+/// of its host loops, form a rectangle: the product of the values each
+/// takes (gemm's `i`, `j`; not syrk's triangle `j <= i`). `point` maps the
+/// kernel's instances to their host iterations and the two members.
+bool mappedSpaceIsBox(const Scop &scop, const Kernel &kernel,
+                      const isl::union_map &point) {
+  std::vector<isl::set> sets =
+      setsOf(kernel.instances.apply(point).intersect_params(scop.context));
+  if (sets.size() != 1)
+    return false;
+  isl::set values = sets[0];
+  unsigned n = values.tuple_dim();
+  isl::set alongFirst =
+      isl::manage(isl_set_eliminate(values.copy(), isl_dim_set, n - 1, 1));
+  isl::set alongSecond =
+      isl::manage(isl_set_eliminate(values.copy(), isl_dim_set, n - 2, 1));
+  return alongFirst.intersect(alongSecond).is_subset(values);
+}
+
+} // namespace
+
+std::vector<unsigned> Mapper::neighbourhoodArrays(const Kernel &kernel) const {
+  std::set<unsigned> written = writtenArrays(scop, kernel.accesses);
+  unsigned y = memberOnHardware(kernel, 1);
+  isl::union_map point = kernel.hostSchedule;
+  for (unsigned d = 0; d < kernel.numMapped; ++d)
+    point = flatRangeProduct(point, kernel.memberSchedules[d]);
+  std::map<unsigned, long> reads;
+  std::set<unsigned> refused, tall;
+  for (const ReferenceAccess &ref : kernel.accesses) {
+    const Statement &stmt = scop.statements[ref.statement];
+    const Access &access = stmt.accesses[ref.access];
+    unsigned a = access.array;
+    if (written.count(a) || scop.arrays[a].rank() == 0)
+      continue;
+    if (!access.isAffine() || y >= ref.members.size()) {
+      refused.insert(a);
+      continue;
+    }
+    // { p -> e }: the elements one point reads; the widths of their box
+    // bound how many.
+    isl::union_map elements =
+        point.intersect_domain(isl::union_set(stmt.domain))
+            .reverse()
+            .apply_range(isl::union_map(access.relation));
+    if (elements.is_empty())
+      continue;
+    std::optional<std::vector<long>> widths =
+        rangeWidthsPerKey(elements.as_map());
+    if (!widths) {
+      refused.insert(a);
+      continue;
+    }
+    long count = 1;
+    const MemberAccess &along = ref.members[y];
+    for (unsigned d = 0; d < widths->size(); ++d) {
+      count *= std::min<long>((*widths)[d], 1024);
+      if (along.pattern != AccessPattern::Broadcast && along.movingDim == d &&
+          (*widths)[d] >= 2)
+        tall.insert(a);
+    }
+    reads[a] += count;
+  }
+  std::vector<unsigned> arrays;
+  for (const auto &[a, count] : reads)
+    if (!refused.count(a) && tall.count(a) && count >= kStencilReadsPerPoint)
+      arrays.push_back(a);
+  return arrays;
+}
+
+bool Mapper::chooseStencilPoints(Kernel &kernel) {
+  std::vector<unsigned> arrays = neighbourhoodArrays(kernel);
+  if (arrays.empty())
+    return false;
+  std::string names;
+  for (unsigned a : arrays)
+    names += (names.empty() ? "" : ", ") + scop.arrays[a].name;
+  kernel.registerTileConsidered = true;
+  kernel.neighbourhoods = arrays;
+  if (!options.registerTile.empty()) {
+    // --register-tile: that many consecutive points along x and y.
+    std::vector<unsigned> tile = options.registerTile;
+    tile.resize(2, 1);
+    for (unsigned d = 0; d < 2; ++d)
+      kernel.registerTile[d] =
+          std::max(1u, std::min(tile[kernel.hardwareDim[d]], 16u));
+    kernel.blockedPoints = kernel.registerTiled();
+    kernel.jamPoints = false;
+    kernel.registerTileReason =
+        std::to_string(tile[0]) + " x " + std::to_string(tile[1]) +
+        " consecutive points per thread (x, y), unrolled one after the "
+        "other, over the neighbourhoods of " +
+        names + ": --register-tile";
+    return true;
+  }
+  // The extents of the statements that read the neighbourhood (those
+  // that only set a privatized scalar have no array to bound them).
+  isl::union_set readers = isl::union_set::empty(scop.ctx);
+  for (const std::string &name : kernel.statements) {
+    const Statement *stmt = scop.findStatement(name);
+    for (const Access &access : stmt->accesses)
+      if (access.array == arrays.front())
+        readers = readers.unite(isl::union_set(stmt->domain));
+  }
+  isl::union_set inBounds =
+      instancesInBounds(scop, kernel.instances.intersect(readers));
+  long blocks = 1;
+  for (unsigned d = 0; d < 2; ++d) {
+    std::optional<long> bound =
+        boundExtent(inBounds, kernel.hostSchedule, kernel.memberSchedules[d]);
+    if (!bound)
+      return false;
+    long size = long(kernel.blockSize[d]) *
+                (kernel.hardwareDim[d] == 1 ? kStencilPointsY : 1);
+    blocks *= (*bound + size - 1) / size;
+  }
+  long wanted =
+      long(kBlocksPerSmForRegisterTiles) * options.device.multiprocessors;
+  if (blocks < wanted) {
+    kernel.neighbourhoods.clear();
+    kernel.registerTileReason =
+        "too few blocks for a stencil's consecutive points: " +
+        std::to_string(blocks) + " with " + std::to_string(kStencilPointsY) +
+        " points per thread along y (" + std::to_string(wanted) + " wanted)";
+    return true;
+  }
+  unsigned y = memberOnHardware(kernel, 1);
+  kernel.registerTile[y] = kStencilPointsY;
+  kernel.blockedPoints = true;
+  kernel.jamPoints = false;
+  kernel.registerTileReason =
+      "1 x " + std::to_string(kStencilPointsY) +
+      " points per thread (x, y), consecutive along y and unrolled one "
+      "after the other: each point reads a neighbourhood of " +
+      names +
+      " that the next point's overlaps, so the compiler loads the "
+      "elements they share once (" +
+      std::to_string(blocks) + " blocks per launch)";
+  return true;
+}
+
+void Mapper::chooseRegisterTile(Kernel &kernel,
+                                const isl::schedule_node &band) {
+  auto no = [&](const std::string &why) { kernel.registerTileReason = why; };
+  // A kernel of gemm's shape that gets no tile: the report says why.
+  auto weighedNo = [&](const std::string &why) {
+    kernel.registerTileConsidered = true;
+    no(why);
+  };
+  if (!options.registerTiles)
+    return no("register tiling is off");
+  if (kernel.numMapped != 2 || kernel.reduction)
+    return no("not two mapped loops without a reduction");
+  if (chooseStencilPoints(kernel))
+    return;
+  isl::schedule_node_band b = band.as<isl::schedule_node_band>();
+  if (b.n_member() != 3 || !b.permutable())
+    return no("its band is not two mapped loops and one more, "
+              "permutable");
+  isl::multi_union_pw_aff partial = b.get_partial_schedule();
+  isl::union_map point = flatRangeProduct(
+      kernel.hostSchedule,
+      flatRangeProduct(kernel.memberSchedules[0], kernel.memberSchedules[1]));
+  isl::union_map inner = memberMap(partial.at(2), kernel.instances);
+  for (const std::string &name : kernel.statements)
+    for (const Access &access : scop.findStatement(name)->accesses)
+      if (access.kind != Access::Kind::Read &&
+          scop.arrays[access.array].isLocal)
+        // A privatized scalar lives in one register of the thread
+        // (MemoryPromotion), which its points would share.
+        return weighedNo("it writes the privatized scalar " +
+                         scop.arrays[access.array].name);
+  std::optional<unsigned> accumulatorBytes =
+      heldAcrossLoop(kernel, point, inner);
+  bool reuse = false;
+  std::vector<bool> alongOne = readAlongOne(kernel, reuse);
+  if (!accumulatorBytes)
+    return no("no element held across the band's third loop");
+  if (!reuse)
+    return no("no element read by several threads of a block");
+  // Hardware order x, y.
+  std::vector<unsigned> tile = options.registerTile;
+  std::string why;
+  if (!tile.empty()) {
+    tile.resize(2, 1);
+    for (unsigned &r : tile)
+      r = std::max(1u, std::min(r, 16u));
+    why = ": --register-tile";
+  } else {
+    tile =
+        registerTileForDevice(kernel, point, alongOne, *accumulatorBytes, why);
+    if (tile.empty())
+      return; // its reason is set
+  }
+  if (tile[0] * tile[1] == 1)
+    return weighedNo("too few blocks with several points per thread" + why);
+  for (unsigned d = 0; d < 2; ++d)
+    kernel.registerTile[d] = tile[kernel.hardwareDim[d]];
+  kernel.registerTileConsidered = true;
+  kernel.registerTileReason =
+      std::to_string(tile[0]) + " x " + std::to_string(tile[1]) +
+      " points per thread (x, y): an element held in a register across "
+      "the band's third loop and elements that neighbouring threads "
+      "share" +
+      why;
+}
+
+std::optional<unsigned>
+Mapper::heldAcrossLoop(const Kernel &kernel, const isl::union_map &point,
+                       const isl::union_map &inner) const {
+  std::optional<unsigned> bytes;
+  for (const std::string &name : kernel.statements) {
+    const Statement *stmt = scop.findStatement(name);
+    isl::union_map byPoint =
+        point.intersect_domain(isl::union_set(stmt->domain)).reverse();
+    if (byPoint.apply_range(inner).is_single_valued())
+      continue; // not in the loop
+    for (const Access &access : stmt->accesses)
+      if (access.kind != Access::Kind::Read && access.isAffine() &&
+          byPoint.apply_range(isl::union_map(access.relation))
+              .is_single_valued())
+        bytes = std::max(bytes.value_or(0u),
+                         elementBytes(scop.arrays[access.array].type));
+  }
+  return bytes;
+}
+
+std::vector<bool> Mapper::readAlongOne(const Kernel &kernel,
+                                       bool &reuse) const {
+  std::vector<bool> alongOne(2, false);
+  for (const ReferenceAccess &ref : kernel.accesses) {
+    const Access &access = scop.statements[ref.statement].accesses[ref.access];
+    if (access.kind != Access::Kind::Read)
+      continue;
+    for (unsigned d = 0; d < kernel.numMapped; ++d) {
+      bool shared = ref.members[d].pattern == AccessPattern::Broadcast;
+      reuse |= shared;
+      alongOne[d] = alongOne[d] || (shared && ref.members[1 - d].pattern !=
+                                                  AccessPattern::Broadcast);
+    }
+  }
+  return alongOne;
+}
+
+std::vector<unsigned>
+Mapper::registerTileForDevice(Kernel &kernel, const isl::union_map &point,
+                              const std::vector<bool> &alongOne,
+                              unsigned accumulatorBytes, std::string &why) {
+  auto no = [&](const std::string &reason, bool weighed) {
+    kernel.registerTileConsidered |= weighed;
+    kernel.registerTileReason = reason;
+    return std::vector<unsigned>();
+  };
+  // The measured kernels (gemm, 2mm, 3mm) have such a read along each
+  // member; a kernel whose shared reads are shared by every thread (a
+  // stencil's weights) was not measured with register tiles.
+  if (!alongOne[0] || !alongOne[1])
+    return no("no element read in common along one mapped loop and "
+              "not the other (gemm's A[i][k] along j) for each of the "
+              "two: not the shape measured with register tiles",
+              false);
+  if (!mappedSpaceIsBox(scop, kernel, point))
+    return no("the mapped loops' iterations are not a rectangle "
+              "(triangular spaces measured slower with register "
+              "tiles)",
+              true);
+  std::vector<std::optional<long>> bounds(2);
+  for (unsigned d = 0; d < 2; ++d)
+    bounds[kernel.hardwareDim[d]] =
+        boundExtent(instancesInBounds(scop, kernel.instances),
+                    kernel.hostSchedule, kernel.memberSchedules[d]);
+  if (!bounds[0] || !bounds[1])
+    return no("the loops have no bound at translation time", true);
+  std::vector<unsigned> block(2);
+  for (unsigned d = 0; d < 2; ++d)
+    block[kernel.hardwareDim[d]] = kernel.blockSize[d];
+  auto blocks = [&](const std::vector<unsigned> &points) {
+    long n = 1;
+    for (unsigned hw = 0; hw < 2; ++hw) {
+      long size = long(block[hw]) * points[hw];
+      n *= (*bounds[hw] + size - 1) / size;
+    }
+    return n;
+  };
+  // The largest candidate that leaves kBlocksPerSmForRegisterTiles
+  // blocks per SM (docs/mapping.md, "The mapping's numbers").
+  std::vector<std::vector<unsigned>> candidates = {{4, 4}, {4, 2}};
+  if (accumulatorBytes <= 4)
+    candidates.insert(candidates.begin(), {{8, 8}, {8, 4}});
+  else
+    candidates.insert(candidates.begin(), {4, 8});
+  long wanted =
+      long(kBlocksPerSmForRegisterTiles) * options.device.multiprocessors;
+  std::vector<unsigned> tile = {1, 1};
+  for (const std::vector<unsigned> &points : candidates)
+    if (blocks(points) >= wanted) {
+      tile = points;
+      break;
+    }
+  const std::vector<unsigned> &shown =
+      tile[0] * tile[1] > 1 ? tile : candidates.back();
+  why = ": " + std::to_string(blocks(shown)) + " blocks of " +
+        std::to_string(block[0] * shown[0]) + " x " +
+        std::to_string(block[1] * shown[1]) + " points per launch with " +
+        std::to_string(shown[0]) + " x " + std::to_string(shown[1]) + " (" +
+        std::to_string(wanted) +
+        " wanted: " + std::to_string(kBlocksPerSmForRegisterTiles) + " per SM)";
+  return tile;
+}
+} // namespace polycuda::polyhedral::mapping
