@@ -138,17 +138,22 @@ void Mapper::recordStatements(Kernel &kernel, const isl::union_set &instances) {
   kernel.arrays.assign(arrays.begin(), arrays.end());
 }
 
-isl::schedule_node Mapper::markKernel(isl::schedule_node node,
-                                      unsigned mapped) {
-  isl::union_set instances = domainOf(node);
-  if (instances.is_empty())
-    return node;
+Kernel &Mapper::addKernel(const isl::union_set &instances, unsigned mapped) {
   Kernel &kernel = program.kernels.emplace_back();
   kernel.id = program.kernels.size() - 1;
   kernel.numMapped = mapped;
   recordStatements(kernel, instances);
   kernel.name = uniqueName(kernel.statements);
   kernel.mark = isl::id(scop.ctx, kernel.name);
+  return kernel;
+}
+
+isl::schedule_node Mapper::markKernel(isl::schedule_node node,
+                                      unsigned mapped) {
+  isl::union_set instances = domainOf(node);
+  if (instances.is_empty())
+    return node;
+  Kernel &kernel = addKernel(instances, mapped);
 
   isl::union_map prefix =
       node.get_prefix_schedule_union_map().intersect_domain(instances);
@@ -203,9 +208,9 @@ isl::schedule_node Mapper::mapBand(Kernel &kernel, isl::schedule_node band) {
     std::string t = program.names.threadId + std::to_string(d);
     isl::union_pw_aff s = partial.at(d).intersect_domain(kernel.instances);
     if (kernel.stepped())
-      bindSteppedMember(kernel, d, s, host, binding);
+      bindSteppedMember(kernel, d, s, host, b, t, binding);
     else
-      bindMember(kernel, d, s, host, binding);
+      bindMember(kernel, d, s, host, b, t, binding);
     ids += (d ? ", " : "") + b + ", " + t;
     bounds += (d ? " and " : "") + b + " >= 0 and 0 <= " + t + " < " +
               std::to_string(kernel.blockSize[d]);
@@ -238,10 +243,9 @@ isl::schedule_node Mapper::mapBand(Kernel &kernel, isl::schedule_node band) {
 void Mapper::bindSteppedMember(const Kernel &kernel, unsigned d,
                                const isl::union_pw_aff &s,
                                const isl::multi_union_pw_aff &host,
+                               const std::string &b, const std::string &t,
                                BandBinding &binding) const {
   long size = kernel.blockSize[d];
-  std::string b = program.names.blockId + std::to_string(d);
-  std::string t = program.names.threadId + std::to_string(d);
   // A tiled wavefront: block b runs tile first + b of the member,
   // thread t its point T (first + b) + t, and the band's tile is
   // first + b too (the member's floor on the block's instances), all
@@ -265,10 +269,9 @@ void Mapper::bindSteppedMember(const Kernel &kernel, unsigned d,
 void Mapper::bindMember(const Kernel &kernel, unsigned d,
                         const isl::union_pw_aff &s,
                         const isl::multi_union_pw_aff &host,
+                        const std::string &b, const std::string &t,
                         BandBinding &binding) const {
   long size = kernel.blockSize[d];
-  std::string b = program.names.blockId + std::to_string(d);
-  std::string t = program.names.threadId + std::to_string(d);
   // A thread runs the points t, t + T, ... of a tile of
   // `registerTile` blocks (s mod T = t), or with blocked points the
   // points tR, ..., tR + R - 1 (floor(s / R) mod T = t).

@@ -175,6 +175,10 @@ private:
   /// The kernel's statements and the arrays they access.
   void recordStatements(Kernel &kernel, const isl::union_set &instances);
 
+  /// A new kernel of the statements of `instances` with `mapped` members
+  /// mapped: its id, statements, arrays, unique name and mark.
+  Kernel &addKernel(const isl::union_set &instances, unsigned mapped);
+
   isl::schedule_node markKernel(isl::schedule_node node, unsigned mapped);
 
   /// A host band of one member `w` over a band of two parallel members
@@ -367,18 +371,21 @@ private:
   /// GpuProgram.h for the subtree). Returns the node at `band`'s position.
   isl::schedule_node mapBand(Kernel &kernel, isl::schedule_node band);
 
-  /// mapBand's binding of member `d` (its schedule `s`) of a tiled
-  /// wavefront's band: block b runs tile first + b, without floors.
+  /// mapBand's binding of member `d` (its schedule `s`, its block and
+  /// thread ids `b` and `t`) of a tiled wavefront's band: block b runs
+  /// tile first + b, without floors.
   void bindSteppedMember(const Kernel &kernel, unsigned d,
                          const isl::union_pw_aff &s,
                          const isl::multi_union_pw_aff &host,
+                         const std::string &b, const std::string &t,
                          BandBinding &binding) const;
 
-  /// mapBand's binding of member `d` (its schedule `s`): its tiles to
-  /// blocks, their points to threads (a reduction's lanes: one block).
+  /// mapBand's binding of member `d` (its schedule `s`, its ids `b` and
+  /// `t`): its tiles to blocks, their points to threads (a reduction's
+  /// lanes: one block).
   void bindMember(const Kernel &kernel, unsigned d, const isl::union_pw_aff &s,
-                  const isl::multi_union_pw_aff &host,
-                  BandBinding &binding) const;
+                  const isl::multi_union_pw_aff &host, const std::string &b,
+                  const std::string &t, BandBinding &binding) const;
 
   /// A tiled wavefront's blocks limited to their tile's steps.
   void bindSteps(const Kernel &kernel, BandBinding &binding) const;

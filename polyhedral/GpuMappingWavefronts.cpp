@@ -123,12 +123,7 @@ Mapper::tileWavefront(const isl::schedule_node &node) const {
 isl::schedule_node Mapper::markSteppedKernel(isl::schedule_node mark) {
   isl::schedule_node steps = mark.child(0), band = steps.child(0);
   isl::union_set instances = domainOf(steps);
-  Kernel &kernel = program.kernels.emplace_back();
-  kernel.id = program.kernels.size() - 1;
-  kernel.numMapped = 2;
-  recordStatements(kernel, instances);
-  kernel.name = uniqueName(kernel.statements);
-  kernel.mark = isl::id(scop.ctx, kernel.name);
+  Kernel &kernel = addKernel(instances, 2);
   isl::union_map prefix =
       steps.get_prefix_schedule_union_map().intersect_domain(instances);
   kernel.hostDepth = scheduleDepth(steps);

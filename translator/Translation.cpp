@@ -27,8 +27,10 @@ namespace {
 bool matchesNumbered(const std::vector<std::string> &names,
                      const std::string &prefix) {
   for (const std::string &name : names)
-    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
-        name.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+    if (name.size() > prefix.size() &&
+        name.compare(0, prefix.size(), prefix) == 0 &&
+        name.find_first_not_of("0123456789", prefix.size()) ==
+            std::string::npos)
       return true;
   return false;
 }
