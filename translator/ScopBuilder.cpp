@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 #include "ScopBuilder.h"
 
+#include "AstWalk.h"
 #include "Diagnostics.h"
 #include "scopbuilder/ScopBuilderInternal.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Preprocessor.h>
@@ -217,19 +217,19 @@ private:
   }
 
   void collectNames(FunctionDecl *fn, std::vector<std::string> &names) {
-    struct Names : RecursiveASTVisitor<Names> {
+    struct Names : AstWalker {
       std::vector<std::string> &names;
       explicit Names(std::vector<std::string> &n) : names(n) {}
-      bool VisitNamedDecl(NamedDecl *d) {
-        names.push_back(d->getNameAsString());
-        return true;
+      void decl(Decl *d) override {
+        if (auto *named = dyn_cast<NamedDecl>(d))
+          names.push_back(named->getNameAsString());
       }
-      bool VisitDeclRefExpr(DeclRefExpr *r) {
-        names.push_back(r->getDecl()->getNameAsString());
-        return true;
+      void stmt(Stmt *s) override {
+        if (auto *r = dyn_cast<DeclRefExpr>(s))
+          names.push_back(r->getDecl()->getNameAsString());
       }
     } visitor(names);
-    visitor.TraverseDecl(fn);
+    walk(fn, visitor);
   }
 };
 

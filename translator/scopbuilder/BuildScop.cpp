@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ScopBuilderInternal.h"
 
-#include <clang/AST/RecursiveASTVisitor.h>
+#include "AstWalk.h"
 
 #include <algorithm>
 
@@ -47,7 +47,7 @@ void checkExpressionDepth(BuildState &state, Stmt *root) {
 /// names of the variables `stmts` reference but do not declare.
 std::set<std::string> collectVariables(BuildState &state,
                                        const std::vector<Stmt *> &stmts) {
-  struct Collector : RecursiveASTVisitor<Collector> {
+  struct Collector : AstWalker {
     std::set<const VarDecl *> &written;
     std::vector<const VarDecl *> referenced;
     std::set<const VarDecl *> declaredInside;
@@ -56,32 +56,27 @@ std::set<std::string> collectVariables(BuildState &state,
       if (auto *var = varOf(lhs))
         written.insert(var);
     }
-    bool VisitBinaryOperator(BinaryOperator *op) {
-      if (op->isAssignmentOp())
-        noteWrite(op->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *op) {
-      if (op->isIncrementDecrementOp())
-        noteWrite(op->getSubExpr());
-      return true;
-    }
-    bool VisitDeclStmt(DeclStmt *decl) {
-      for (Decl *d : decl->decls())
-        if (auto *var = dyn_cast<VarDecl>(d)) {
-          written.insert(var);
-          declaredInside.insert(var);
-        }
-      return true;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *ref) {
-      if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
-        referenced.push_back(var);
-      return true;
+    void stmt(Stmt *s) override {
+      if (auto *op = dyn_cast<BinaryOperator>(s)) {
+        if (op->isAssignmentOp())
+          noteWrite(op->getLHS());
+      } else if (auto *op = dyn_cast<UnaryOperator>(s)) {
+        if (op->isIncrementDecrementOp())
+          noteWrite(op->getSubExpr());
+      } else if (auto *decl = dyn_cast<DeclStmt>(s)) {
+        for (Decl *d : decl->decls())
+          if (auto *var = dyn_cast<VarDecl>(d)) {
+            written.insert(var);
+            declaredInside.insert(var);
+          }
+      } else if (auto *ref = dyn_cast<DeclRefExpr>(s)) {
+        if (auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+          referenced.push_back(var);
+      }
     }
   } collector(state.written);
   for (Stmt *s : stmts)
-    collector.TraverseStmt(s);
+    walk(s, collector);
   // Sizes of variable-length arrays are parameters too, even when the
   // scop does not mention them otherwise.
   std::vector<const VarDecl *> referenced = collector.referenced;
@@ -93,7 +88,7 @@ std::set<std::string> collectVariables(BuildState &state,
     while (auto *at = dyn_cast<clang::ArrayType>(t)) {
       if (auto *vat = dyn_cast<VariableArrayType>(at))
         if (vat->getSizeExpr())
-          collector.TraverseStmt(const_cast<clang::Expr *>(vat->getSizeExpr()));
+          walk(const_cast<clang::Expr *>(vat->getSizeExpr()), collector);
       t = at->getElementType().getCanonicalType().getTypePtr();
     }
   }
@@ -121,24 +116,22 @@ std::set<std::string> collectVariables(BuildState &state,
 /// A loop that assigns its variable first (`for (i = 0; ...)`) reads no
 /// earlier value.
 void collectLiveIterators(BuildState &state, FunctionDecl *function) {
-  struct Outside : RecursiveASTVisitor<Outside> {
+  struct Outside : AstWalker {
     std::vector<const VarDecl *> loopVars;
     std::set<const VarDecl *> found;
-    bool TraverseForStmt(ForStmt *loop) {
+    void enterFor(ForStmt *loop) override {
       loopVars.push_back(loopVariable(loop));
-      bool result = RecursiveASTVisitor::TraverseForStmt(loop);
-      loopVars.pop_back();
-      return result;
     }
-    bool VisitDeclRefExpr(DeclRefExpr *ref) {
-      auto *var = dyn_cast<VarDecl>(ref->getDecl());
+    void leaveFor(ForStmt *) override { loopVars.pop_back(); }
+    void stmt(Stmt *s) override {
+      auto *ref = dyn_cast<DeclRefExpr>(s);
+      auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
       if (var && std::find(loopVars.begin(), loopVars.end(), var) ==
                      loopVars.end())
         found.insert(var);
-      return true;
     }
   } outside;
-  outside.TraverseDecl(function);
+  walk(function, outside);
   for (const VarDecl *var : state.written)
     if (var->hasGlobalStorage() || outside.found.count(var))
       state.liveIterators.insert(var);

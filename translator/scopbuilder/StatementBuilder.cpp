@@ -9,9 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "ScopBuilderInternal.h"
 
+#include "AstWalk.h"
 #include "IslExtras.h"
-
-#include <clang/AST/RecursiveASTVisitor.h>
 
 #include <algorithm>
 #include <functional>
@@ -269,23 +268,25 @@ std::optional<isl::set> StatementBuilder::iterationsBeforeBreak(
 }
 
 void StatementBuilder::checkNotModified(Stmt *body, const VarDecl *var) {
-  struct Finder : RecursiveASTVisitor<Finder> {
+  struct Finder : AstWalker {
     const VarDecl *var;
     SourceLocation found;
-    bool check(clang::Expr *e) {
+    void check(clang::Expr *e) {
       if (varOf(e) == var && found.isInvalid())
         found = e->getBeginLoc();
-      return true;
     }
-    bool VisitBinaryOperator(BinaryOperator *op) {
-      return op->isAssignmentOp() ? check(op->getLHS()) : true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *op) {
-      return op->isIncrementDecrementOp() ? check(op->getSubExpr()) : true;
+    void stmt(Stmt *s) override {
+      if (auto *op = dyn_cast<BinaryOperator>(s)) {
+        if (op->isAssignmentOp())
+          check(op->getLHS());
+      } else if (auto *op = dyn_cast<UnaryOperator>(s)) {
+        if (op->isIncrementDecrementOp())
+          check(op->getSubExpr());
+      }
     }
   } finder;
   finder.var = var;
-  finder.TraverseStmt(body);
+  walk(body, finder);
   if (finder.found.isValid())
     state.fail(finder.found, Diag::IteratorModified, var->getName());
 }
