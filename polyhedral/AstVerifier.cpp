@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -36,29 +37,30 @@ unsigned timeDims(const isl::ast_node &node) {
   return 0;
 }
 
-/// Whether every statement below `node` is one that promotion or a
-/// reduction added (`polycuda_...`: copies, barriers, loads and stores of
-/// registers): they run no instance of the scop, so the reader need not
-/// read their loops and conditions (a register tile's loads have long
-/// ones).
-bool onlyAddedStatements(const isl::ast_node &node) {
+/// Whether no leaf below `node` runs an instance of the scop (`runs`: see
+/// LeafInstances): the statements that promotion or a reduction added
+/// (copies, barriers, loads and stores of registers), so that the reader
+/// need not read their loops and conditions (a register tile's loads have
+/// long ones).
+bool runsNoInstance(const isl::ast_node &node,
+                    const std::function<bool(const std::string &)> &runs) {
   if (node.isa<isl::ast_node_for>())
-    return onlyAddedStatements(node.as<isl::ast_node_for>().body());
+    return runsNoInstance(node.as<isl::ast_node_for>().body(), runs);
   if (node.isa<isl::ast_node_if>()) {
     isl::ast_node_if branch = node.as<isl::ast_node_if>();
-    return onlyAddedStatements(branch.then_node()) &&
+    return runsNoInstance(branch.then_node(), runs) &&
            (!branch.has_else_node() ||
-            onlyAddedStatements(branch.else_node()));
+            runsNoInstance(branch.else_node(), runs));
   }
   if (node.isa<isl::ast_node_block>()) {
     isl::ast_node_list children = node.as<isl::ast_node_block>().children();
     for (int i = 0, n = children.size(); i < n; ++i)
-      if (!onlyAddedStatements(children.at(i)))
+      if (!runsNoInstance(children.at(i), runs))
         return false;
     return true;
   }
   if (node.isa<isl::ast_node_mark>())
-    return onlyAddedStatements(node.as<isl::ast_node_mark>().node());
+    return runsNoInstance(node.as<isl::ast_node_mark>().node(), runs);
   if (node.isa<isl::ast_node_user>()) {
     isl::ast_expr call = node.as<isl::ast_node_user>().expr();
     if (!call.isa<isl::ast_expr_op>() ||
@@ -66,7 +68,7 @@ bool onlyAddedStatements(const isl::ast_node &node) {
       return false;
     isl::ast_expr name = call.as<isl::ast_expr_op>().arg(0);
     return name.isa<isl::ast_expr_id>() &&
-           name.as<isl::ast_expr_id>().id().name().rfind("polycuda_", 0) == 0;
+           !runs(name.as<isl::ast_expr_id>().id().name());
   }
   return false;
 }
@@ -132,7 +134,7 @@ long intValue(const isl::ast_expr &expr) {
 /// (block positions and loop iterators in nesting order, then zeros).
 class AstReader : public LeafReader {
 public:
-  AstReader(isl::space time, const LeafInstancesFn &leaves)
+  AstReader(isl::space time, const LeafInstances &leaves)
       : time(std::move(time)), leaves(leaves),
         executed(isl::union_map::empty(this->time.ctx())) {}
 
@@ -154,7 +156,7 @@ private:
   isl::pw_aff op(const isl::ast_expr_op &e) const;
 
   isl::space time;
-  const LeafInstancesFn &leaves;
+  const LeafInstances &leaves;
   isl::union_map executed;
   std::map<std::string, unsigned> loops; ///< iterator name -> time dimension
 };
@@ -162,7 +164,7 @@ private:
 void AstReader::visit(const isl::ast_node &node, const isl::set &where,
                       unsigned next) {
   if ((node.isa<isl::ast_node_for>() || node.isa<isl::ast_node_if>()) &&
-      onlyAddedStatements(node))
+      leaves.runs && runsNoInstance(node, leaves.runs))
     return;
   if (node.isa<isl::ast_node_for>()) {
     visitFor(node.as<isl::ast_node_for>(), where, next);
@@ -232,7 +234,8 @@ void AstReader::visitLeaf(const isl::ast_node_user &leaf, isl::set where,
   // Times of shorter paths end in zeros, so that all share one space.
   for (unsigned d = next, n = setDims(time); d < n; ++d)
     where = where.intersect(variableOn(time, d).eq_set(constantOn(time, 0)));
-  isl::union_map instances = leaves(call.as<isl::ast_expr_op>(), *this);
+  isl::union_map instances =
+      leaves.instances(call.as<isl::ast_expr_op>(), *this);
   if (!instances.is_null())
     executed = executed.unite(instances.intersect_domain(where));
 }
@@ -335,20 +338,23 @@ isl::map instanceMap(const LeafReader &reader, const std::string &name,
   return isl::multi_pw_aff(space, values).as_map();
 }
 
-LeafInstancesFn statementLeaves(const isl::union_set &domain) {
-  std::set<std::string> statements;
+LeafInstances statementLeaves(const isl::union_set &domain) {
+  auto statements = std::make_shared<std::set<std::string>>();
   for (const isl::set &set : setsOf(domain))
-    statements.insert(tupleName(set));
-  return [statements](const isl::ast_expr_op &call,
-                      const LeafReader &reader) -> isl::union_map {
+    statements->insert(tupleName(set));
+  auto instances = [statements](const isl::ast_expr_op &call,
+                                const LeafReader &reader) -> isl::union_map {
     std::string name = call.arg(0).as<isl::ast_expr_id>().id().name();
-    if (!statements.count(name))
+    if (!statements->count(name))
       return isl::union_map();
     std::vector<isl::ast_expr> args;
     for (unsigned i = 1; i < call.n_arg(); ++i)
       args.push_back(call.arg(i));
     return isl::union_map(instanceMap(reader, name, args));
   };
+  return {instances, [statements](const std::string &name) {
+            return statements->count(name) > 0;
+          }};
 }
 
 std::string nonMonotoneLoop(const isl::ast_node &ast) {
@@ -373,7 +379,7 @@ std::string nonMonotoneLoop(const isl::ast_node &ast) {
 }
 
 isl::union_map executionTimes(const isl::ast_node &ast, const isl::set &context,
-                              const LeafInstancesFn &leaves) {
+                              const LeafInstances &leaves) {
   isl::space time = namedSetSpace(context.ctx(), "", timeDims(ast));
   AstReader reader(time, leaves);
   reader.visit(ast, isl::set::universe(time).intersect_params(context), 0);

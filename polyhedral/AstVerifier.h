@@ -24,6 +24,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace polycuda::polyhedral {
@@ -50,6 +51,20 @@ public:
 using LeafInstancesFn = std::function<isl::union_map(
     const isl::ast_expr_op &call, const LeafReader &reader)>;
 
+/// The leaves of an AST: the instances each runs, and which statements'
+/// leaves can run any.
+struct LeafInstances {
+  LeafInstancesFn instances;
+  /// Whether a leaf that calls `name` can run instances; null: every leaf.
+  /// The reader skips the loops and conditions whose leaves all run none
+  /// (the statements that promotion and reductions add: a register tile's
+  /// loads have long loops).
+  std::function<bool(const std::string &name)> runs;
+  LeafInstances(LeafInstancesFn instances,
+                std::function<bool(const std::string &)> runs = nullptr)
+      : instances(std::move(instances)), runs(std::move(runs)) {}
+};
+
 /// `{ time -> name[args] }` for the arguments `args` of a leaf, read by
 /// `reader`.
 isl::map instanceMap(const LeafReader &reader, const std::string &name,
@@ -58,13 +73,13 @@ isl::map instanceMap(const LeafReader &reader, const std::string &name,
 /// A leaf `S(a0, ..., ak)` runs the instance `S[a0, ..., ak]`: the leaves of
 /// an AST generated directly from the statements' schedule. Leaves named
 /// by no statement of `domain` (the copies memory promotion adds) run none.
-LeafInstancesFn statementLeaves(const isl::union_set &domain);
+LeafInstances statementLeaves(const isl::union_set &domain);
 
 /// What an AST executes: `{ S[i] -> time }` for every instance it runs (a
 /// relation, not a function, when the AST runs an instance more than once).
 /// `context` bounds the parameters.
 isl::union_map executionTimes(const isl::ast_node &ast, const isl::set &context,
-                              const LeafInstancesFn &leaves);
+                              const LeafInstances &leaves);
 
 /// A loop whose condition may fail and hold again as its iterator grows
 /// (isl 0.25 can print a stride as a bound: `k < 2 * floord(k + 1, 2)`),

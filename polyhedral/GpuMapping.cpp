@@ -459,6 +459,42 @@ const Kernel *GpuProgram::findKernel(const std::string &name) const {
   return nullptr;
 }
 
+std::string Kernel::addStatement(AddedOp op, unsigned index) {
+  std::string number = std::to_string(index);
+  std::string name;
+  switch (op) {
+  case AddedOp::RegisterLoad:
+    name = "polycuda_load_" + number;
+    break;
+  case AddedOp::RegisterStore:
+    name = "polycuda_store_" + number;
+    break;
+  case AddedOp::SharedOffsets:
+    name = "polycuda_offsets_" + number;
+    break;
+  case AddedOp::SharedCopy:
+    name = "polycuda_copy_" + number;
+    break;
+  case AddedOp::SharedWriteback:
+    name = "polycuda_writeback_" + number;
+    break;
+  case AddedOp::BlockBarrier:
+    name = "polycuda_sync_" + number;
+    break;
+  case AddedOp::GridBarrier:
+    name = "polycuda_sync_global";
+    break;
+  case AddedOp::Reduce:
+    name = "polycuda_reduce_" + number;
+    break;
+  case AddedOp::Combine:
+    name = "polycuda_combine_" + number;
+    break;
+  }
+  added[name] = {op, index};
+  return name;
+}
+
 Kernel *GpuProgram::findKernel(const std::string &name) {
   return const_cast<Kernel *>(std::as_const(*this).findKernel(name));
 }

@@ -216,6 +216,27 @@ struct SharedTile {
   std::string scale;
 };
 
+/// What a statement that a GPU pass adds to a kernel's subtree (an
+/// extension node) does. Its `index` selects the kernel's record it uses.
+enum class AddedOp {
+  RegisterLoad,    ///< accumulator `index`'s register from its element
+  RegisterStore,   ///< accumulator `index`'s element from its register
+  SharedOffsets,   ///< the first element of shared tile `index`'s box
+  SharedCopy,      ///< this thread's share of tile `index`'s box into it
+  SharedWriteback, ///< tile `index`'s elements back to their array
+  BlockBarrier,    ///< the block's barrier (`index` 0: before, 1: after a
+                   ///< step's use of the tiles)
+  GridBarrier,     ///< the grid's barrier (a wavefront's step)
+  Reduce,          ///< the block's partials summed into the first lane
+  Combine,         ///< the reduced element updated with the block's total
+};
+
+/// One added statement (AddedOp).
+struct AddedStatement {
+  AddedOp op;
+  unsigned index = 0;
+};
+
 /// One kernel: the instances below one band (or one subtree without
 /// parallelism) executed by one launch per host iteration.
 ///
@@ -418,6 +439,18 @@ struct Kernel {
   std::vector<unsigned> arrays;
   /// The statements of the kernel, for the report.
   std::vector<std::string> statements;
+  /// The statements GPU passes added to the kernel's subtree, by the name
+  /// of their extension's tuple (a key: what a statement does is its
+  /// AddedStatement, never read from its name).
+  std::map<std::string, AddedStatement> added;
+  /// Registers a new added statement and returns its tuple name.
+  std::string addStatement(AddedOp op, unsigned index = 0);
+  /// The added statement a leaf of the kernel's AST calls (`name`); null
+  /// for a statement of the scop.
+  const AddedStatement *addedStatement(const std::string &name) const {
+    auto found = added.find(name);
+    return found == added.end() ? nullptr : &found->second;
+  }
   /// Whether a statement of the kernel writes `array` (may-writes too).
   bool writes(const Scop &scop, unsigned array) const {
     for (const std::string &name : statements)

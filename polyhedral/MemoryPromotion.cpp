@@ -294,9 +294,10 @@ private:
         loop = loop.as<isl::schedule_node_band>().split(1);
       for (size_t i = 0; i < found.size(); ++i) {
         unsigned index = kernel.accumulators.size();
-        loop = graft(loop, elements[i], slots[i], "polycuda_load_", index,
-                     true);
-        loop = graft(loop, elements[i], slots[i], "polycuda_store_", index,
+        loop = graft(loop, elements[i], slots[i],
+                     kernel.addStatement(AddedOp::RegisterLoad, index), true);
+        loop = graft(loop, elements[i], slots[i],
+                     kernel.addStatement(AddedOp::RegisterStore, index),
                      false);
         kernel.accumulators.push_back(found[i]);
       }
@@ -309,16 +310,14 @@ private:
     return band;
   }
 
-  /// `node` with a statement `name`index over `element` (`{ [p] -> A[e] }`)
+  /// `node` with the statement `statement` over `element` (`{ [p] -> A[e] }`)
   /// grafted before (after) it; returns the node at `node`'s position.
   /// With several elements per `p` (a register tile's, `slot`:
   /// `{ A[e] -> [r] }` their registers), the statement's instances run in
   /// a band of their registers, below an unroll mark (kUnrollMark).
   isl::schedule_node graft(isl::schedule_node node, const isl::map &element,
                            const std::optional<isl::map> &slot,
-                           const std::string &name,
-                           unsigned index, bool before) {
-    std::string statement = name + std::to_string(index);
+                           const std::string &statement, bool before) {
     isl::map copy = withRangeName(element, statement);
     isl::schedule_node graft =
         isl::schedule_node::from_extension(isl::union_map(copy));

@@ -262,12 +262,14 @@ void insertBlockReductions(GpuProgram &program) {
         writes = writes.unite(isl::union_map(reference.relation));
     }
     isl::set elements = writes.intersect_domain(owners).range().as_set();
-    std::string index = "0"; // one reduction per kernel
+    unsigned index = 0; // one reduction per kernel
     isl::map combine = mapFromDomainAndRange(
-        outside, withTupleName(elements, "polycuda_combine_" + index));
+        outside, withTupleName(elements,
+                               kernel.addStatement(AddedOp::Combine, index)));
     isl::map reduce = mapFromDomainAndRange(
-        outside, isl::set::universe(namedSetSpace(
-                     scop.ctx, "polycuda_reduce_" + index, 0)));
+        outside,
+        isl::set::universe(namedSetSpace(
+            scop.ctx, kernel.addStatement(AddedOp::Reduce, index), 0)));
     // graft_after puts each graft right after the filter: combine first.
     node = node.graft_after(
         isl::schedule_node::from_extension(isl::union_map(combine)));

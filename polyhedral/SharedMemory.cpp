@@ -240,7 +240,8 @@ public:
     // bounds, like the steps', are the block's, the same for all threads.
     steps = isl::manage(isl_set_remove_divs(steps.release()));
     body = body.graft_after(
-        barrier(steps, staged ? "polycuda_sync_1" : "polycuda_sync_global"));
+        barrier(steps, staged ? kernel.addStatement(AddedOp::BlockBarrier, 1)
+                              : kernel.addStatement(AddedOp::GridBarrier)));
     // Up through the graft's filter, sequence and extension: the steps.
     node = body.parent();
     while (!node.isa<isl::schedule_node_band>())
@@ -248,7 +249,8 @@ public:
     if (staged) {
       for (const isl::map &map : stepCopies)
         node = node.graft_before(isl::schedule_node::from_extension(map));
-      node = node.graft_before(barrier(tiles, "polycuda_sync_0"));
+      node = node.graft_before(
+          barrier(tiles, kernel.addStatement(AddedOp::BlockBarrier, 0)));
       node = node.graft_after(
           isl::schedule_node::from_extension(stepWriteback));
     } else if (kernel.sharedReason.empty()) {
@@ -336,7 +338,7 @@ private:
     isl::set share = threadShare(tuple, scop.arrays[a].rank());
     stepCopies.push_back(withRangeName(
         box.offset().as_map().intersect_domain(tiles),
-        "polycuda_offsets_" + std::to_string(index)));
+        kernel.addStatement(AddedOp::SharedOffsets, index)));
     // Within what the scop accesses over all launches (the launch's own
     // elements would cost isl the floors of its tile wavefront).
     isl::set accessed =
@@ -345,13 +347,13 @@ private:
         boxCopy(box, shared.sizes, tuple, accessed)
             .intersect_domain(tiles)
             .intersect_range(share),
-        "polycuda_copy_" + std::to_string(index)));
+        kernel.addStatement(AddedOp::SharedCopy, index)));
     stepWriteback = withRangeName(
         prefix.reverse()
             .apply_range(writes.intersect_domain(instances))
             .as_map()
             .intersect_range(share),
-        "polycuda_writeback_" + std::to_string(index));
+        kernel.addStatement(AddedOp::SharedWriteback, index));
     kernel.sharedTiles.push_back(shared);
     kernel.sharedReason.clear();
     return index;
@@ -586,14 +588,14 @@ private:
       std::string tuple = rangeTupleName(footprint);
       offsets.push_back(withRangeName(
           box.offset().as_map().intersect_domain(tiles),
-          "polycuda_offsets_" + std::to_string(index)));
+          kernel.addStatement(AddedOp::SharedOffsets, index)));
       isl::set accessed =
           accesses.intersect_domain(kernel.domain).range().as_set();
       copies.push_back(withRangeName(
           boxCopy(box, shared.sizes, tuple, accessed)
               .intersect_domain(tiles) // where the offsets are set
               .intersect_range(threadShare(tuple, scop.arrays[a].rank())),
-          "polycuda_copy_" + std::to_string(index)));
+          kernel.addStatement(AddedOp::SharedCopy, index)));
       shared.scale = commonScale(shared);
       kernel.sharedTiles.push_back(shared);
     }
@@ -615,10 +617,11 @@ private:
     // Once per block: every thread of every block reaches the barrier.
     node = node.graft_before(barrier(
         tiled ? tiles : isl::set::universe(tiles.get_space()),
-        "polycuda_sync_0"));
+        kernel.addStatement(AddedOp::BlockBarrier, 0)));
     // The next tile's copies must wait until every thread is done.
     if (tiled)
-      node = node.graft_after(barrier(tiles, "polycuda_sync_1"));
+      node = node.graft_after(
+          barrier(tiles, kernel.addStatement(AddedOp::BlockBarrier, 1)));
     kernel.deviceTree = node.get_schedule();
     return true;
   }

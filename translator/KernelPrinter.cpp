@@ -62,30 +62,20 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
 
 namespace {
 
-/// Whether `name` is `prefix` followed by a number, and that number.
-std::optional<unsigned> numbered(const std::string &name,
-                                 const std::string &prefix) {
-  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size())
-    return std::nullopt;
-  for (size_t i = prefix.size(); i < name.size(); ++i)
-    if (!std::isdigit(static_cast<unsigned char>(name[i])))
-      return std::nullopt;
-  return std::stoul(name.substr(prefix.size()));
-}
-
-/// Prints a copy statement of memory promotion (`polycuda_load_N(e...)`:
-/// the accumulator's register from element e, `polycuda_store_N(e...)`:
+/// Prints a copy statement of memory promotion (AddedOp::RegisterLoad with
+/// arguments e: the accumulator's register from element e; RegisterStore:
 /// back), and returns whether `call` was one.
 bool printCopy(const Scop &scop, const Kernel &kernel,
                const isl::ast_expr &call, const ArrayRefPrinter &arrayRef,
                const std::string &registerIndex, int indent,
                std::ostream &os) {
   std::string name = callName(call);
-  std::optional<unsigned> load = numbered(name, "polycuda_load_");
-  std::optional<unsigned> store = numbered(name, "polycuda_store_");
-  if (!load && !store)
+  const AddedStatement *added = kernel.addedStatement(name);
+  if (!added || (added->op != AddedOp::RegisterLoad &&
+                 added->op != AddedOp::RegisterStore))
     return false;
-  unsigned index = load ? *load : *store;
+  bool load = added->op == AddedOp::RegisterLoad;
+  unsigned index = added->index;
   POLYCUDA_CHECK(index < kernel.accumulators.size())
       << "unknown accumulator " << name;
   const RegisterAccumulator &acc = kernel.accumulators[index];
@@ -130,29 +120,31 @@ std::string sharedElement(const SharedTile &tile,
   return tile.variable + "[" + index + "]";
 }
 
-/// Prints a statement of shared memory's copies (`polycuda_offsets_N(o...)`:
-/// the first element of tile N's box, `polycuda_copy_N(e...)`: element e
-/// into tile N, `polycuda_sync_0/1()`: a barrier); returns whether `call`
-/// was one.
+/// Prints a statement of shared memory's copies (AddedOp::SharedOffsets
+/// with arguments o: the first element of the tile's box; SharedCopy with
+/// e: element e into the tile; SharedWriteback: back; the barriers);
+/// returns whether `call` was one.
 bool printSharedCopy(const Scop &scop, const Kernel &kernel,
                      const GpuTarget &target, const isl::ast_expr &call,
                      const ArrayRefPrinter &arrayRef, int indent,
                      std::ostream &os) {
   std::string name = callName(call);
-  if (name == "polycuda_sync_0" || name == "polycuda_sync_1") {
+  const AddedStatement *added = kernel.addedStatement(name);
+  if (!added)
+    return false;
+  if (added->op == AddedOp::BlockBarrier) {
     os << indentBy(indent) << target.barrier() << "\n";
     return true;
   }
-  if (name == "polycuda_sync_global") {
+  if (added->op == AddedOp::GridBarrier) {
     os << indentBy(indent) << target.globalBarrier() << "\n";
     return true;
   }
-  std::optional<unsigned> offsets = numbered(name, "polycuda_offsets_");
-  std::optional<unsigned> copy = numbered(name, "polycuda_copy_");
-  std::optional<unsigned> writeback = numbered(name, "polycuda_writeback_");
-  if (!offsets && !copy && !writeback)
+  bool offsets = added->op == AddedOp::SharedOffsets;
+  bool writeback = added->op == AddedOp::SharedWriteback;
+  if (!offsets && !writeback && added->op != AddedOp::SharedCopy)
     return false;
-  unsigned index = offsets ? *offsets : copy ? *copy : *writeback;
+  unsigned index = added->index;
   POLYCUDA_CHECK(index < kernel.sharedTiles.size())
       << "unknown shared tile " << name;
   const SharedTile &tile = kernel.sharedTiles[index];
@@ -260,18 +252,17 @@ std::string identity(char op, ElemType type, const GpuTarget &target) {
   return "0";
 }
 
-/// Prints a statement of a block's reduction (`polycuda_reduce_0()`: the
+/// Prints a statement of a block's reduction (AddedOp::Reduce: the
 /// partials into the shared buffer and the tree of barriers that sums them
-/// into the first lane's slot; `polycuda_combine_0(e...)`: element e
-/// updated with the total); returns whether `call` was one.
+/// into the first lane's slot; Combine with arguments e: element e updated
+/// with the total); returns whether `call` was one.
 bool printReduction(const GpuProgram &program, const Kernel &kernel,
                     const GpuTarget &target, const isl::ast_expr &call,
                     const ArrayRefPrinter &arrayRef, int indent,
                     std::ostream &os) {
-  std::string name = callName(call);
-  bool reduce = numbered(name, "polycuda_reduce_").has_value();
-  bool combine = numbered(name, "polycuda_combine_").has_value();
-  if (!reduce && !combine)
+  const AddedStatement *added = kernel.addedStatement(callName(call));
+  bool combine = added && added->op == AddedOp::Combine;
+  if (!added || (!combine && added->op != AddedOp::Reduce))
     return false;
   POLYCUDA_CHECK(kernel.reduction) << "no reduction in " << kernel.name;
   const BlockReduction &reduction = *kernel.reduction;
