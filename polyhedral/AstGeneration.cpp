@@ -56,7 +56,7 @@ isl::pw_aff gridExtent(const Kernel &kernel, unsigned d,
 
 isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
                          const isl::ast_build &build) {
-  const Kernel *found = program.findKernel(mark.name());
+  const Kernel *found = program.kernelOf(mark);
   if (!found)
     return isl::ast_node();
   const Kernel &kernel = *found;
@@ -82,7 +82,7 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
     for (unsigned i = 0; i < kernel.hostDepth; ++i)
       args.push_back(build.expr_from(prefix.at(i)));
     args.push_back(build.expr_from(launches.range().as_set()));
-    return makeCallNode(build.ctx(), name, args);
+    return makeCallNode(kernel.mark, args);
   }
   std::vector<isl::pw_aff> extents;
   {
@@ -115,7 +115,7 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   // launch replaces (a skewed kernel ran where it has no instances).
   isl::set active = hostSchedule.range().as_set();
   args.push_back(build.expr_from(active));
-  return makeCallNode(build.ctx(), name, args);
+  return makeCallNode(kernel.mark, args);
 }
 
 /// The schedule of each kernel's subtree, over its instances with the host
@@ -123,7 +123,7 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
 void kernelTrees(const GpuProgram &program, const isl::schedule_node &node,
                  std::vector<isl::schedule> &trees) {
   if (node.isa<isl::schedule_node_mark>()) {
-    if (const Kernel *kernel = program.findKernel(markId(node).name())) {
+    if (const Kernel *kernel = program.kernelOf(markId(node))) {
       isl::schedule_node top = node.child(0);
       // The kernel runs one block: its band of blocks in linear order
       // (Kernel::tiles) gives the same code as the column order's.
@@ -148,7 +148,7 @@ void kernelTrees(const GpuProgram &program, const isl::schedule_node &node,
 isl::schedule_node withoutThreadMapping(const GpuProgram &program,
                                         isl::schedule_node node) {
   if (node.isa<isl::schedule_node_mark>()) {
-    if (const Kernel *kernel = program.findKernel(markId(node).name())) {
+    if (const Kernel *kernel = program.kernelOf(markId(node))) {
       if (kernel->numMapped == 0)
         return node;
       node = node.child(0);
@@ -383,8 +383,9 @@ isl::ast_node buildKernelAst(const isl::set &context,
 LeafInstancesFn launchLeaves(const GpuProgram &program) {
   return [&program](const isl::ast_expr_op &call,
                     const LeafReader &reader) -> isl::union_map {
-    std::string name = call.arg(0).as<isl::ast_expr_id>().id().name();
-    const Kernel *kernel = program.findKernel(name);
+    isl::id fn = call.arg(0).as<isl::ast_expr_id>().id();
+    std::string name = fn.name();
+    const Kernel *kernel = program.kernelOf(fn);
     if (!kernel && program.isHostStatement(name)) {
       // Scalar code on the host: a statement outside every loop.
       std::vector<isl::ast_expr> args;

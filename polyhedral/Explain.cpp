@@ -119,8 +119,7 @@ public:
                           loop.persistent,  loop.threads,
                           loop.singleBlock, loop.sharedBytes,
                           loop.reason};
-      for (const std::string &name : loop.kernels)
-        fact.kernels.push_back(program.findKernel(name)->id);
+      fact.kernels = loop.kernels;
       out.persistentLoops.push_back(fact);
     }
   }
@@ -277,12 +276,12 @@ private:
   void walk(const isl::schedule_node &node, std::optional<unsigned> kernel,
             bool kernelTop, bool inTiles = false) {
     if (node.isa<isl::schedule_node_mark>()) {
-      std::string name = markId(node).name();
-      if (const Kernel *found = program.findKernel(name)) {
+      isl::id mark = markId(node);
+      if (const Kernel *found = program.kernelOf(mark)) {
         kernel = found->id;
         kernelTop = true;
         inTiles = found->numMapped > 0;
-      } else if (name == kThreadMark) {
+      } else if (mark.name() == kThreadMark) {
         inTiles = false;
       }
     } else if (node.isa<isl::schedule_node_band>() && !inTiles) {

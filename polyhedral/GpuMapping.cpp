@@ -144,7 +144,7 @@ Kernel &Mapper::addKernel(const isl::union_set &instances, unsigned mapped) {
   kernel.numMapped = mapped;
   recordStatements(kernel, instances);
   kernel.name = uniqueName(kernel.statements);
-  kernel.mark = isl::id(scop.ctx, kernel.name);
+  kernel.mark = isl::id(scop.ctx, kernel.name, KernelMark{kernel.id});
   return kernel;
 }
 
@@ -495,8 +495,18 @@ std::string Kernel::addStatement(AddedOp op, unsigned index) {
   return name;
 }
 
-Kernel *GpuProgram::findKernel(const std::string &name) {
-  return const_cast<Kernel *>(std::as_const(*this).findKernel(name));
+const Kernel *GpuProgram::kernelOf(const isl::id &mark) const {
+  std::optional<KernelMark> found = mark.try_user<KernelMark>();
+  if (!found)
+    return nullptr;
+  POLYCUDA_CHECK(found->kernel < kernels.size() &&
+                 kernels[found->kernel].mark.get() == mark.get())
+      << "a kernel mark of another program: " << mark.name();
+  return &kernels[found->kernel];
+}
+
+Kernel *GpuProgram::kernelOf(const isl::id &mark) {
+  return const_cast<Kernel *>(std::as_const(*this).kernelOf(mark));
 }
 
 } // namespace polycuda::polyhedral

@@ -231,6 +231,12 @@ enum class AddedOp {
   Combine,         ///< the reduced element updated with the block's total
 };
 
+/// What the isl::id of a kernel's mark carries: the kernel's position in
+/// GpuProgram::kernels.
+struct KernelMark {
+  unsigned kernel;
+};
+
 /// One added statement (AddedOp).
 struct AddedStatement {
   AddedOp op;
@@ -547,8 +553,8 @@ struct PersistentLoop {
   isl::id mark;
   /// The band's first member, e.g. "c0" (the host AST's iterator).
   std::string loop;
-  /// The kernels launched in it (Kernel::name), in tree order.
-  std::vector<std::string> kernels;
+  /// The kernels launched in it (Kernel::id), in tree order.
+  std::vector<unsigned> kernels;
   bool persistent = false;
   /// Threads of the persistent block: the most threads of any phase.
   unsigned threads = 0;
@@ -628,9 +634,12 @@ struct GpuProgram {
   /// The persistent loop whose mark is `name`, or null.
   const PersistentLoop *findPersistentLoop(const std::string &name) const;
 
-  /// The kernel whose mark (or stable name) is `name`, or null.
+  /// The kernel whose stable name is `name`, or null.
   const Kernel *findKernel(const std::string &name) const;
-  Kernel *findKernel(const std::string &name);
+  /// The kernel whose mark is `mark` (its KernelMark), or null for any
+  /// other id. A launch in the host AST calls its kernel's mark id.
+  const Kernel *kernelOf(const isl::id &mark) const;
+  Kernel *kernelOf(const isl::id &mark);
 };
 
 } // namespace polycuda::polyhedral

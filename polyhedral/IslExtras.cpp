@@ -377,14 +377,14 @@ isl::ast_expr buildExprFromSet(const isl::set &set) {
   return isl::manage(expr);
 }
 
-isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
+isl::ast_node makeCallNode(const isl::id &fn,
                            const std::vector<isl::ast_expr> &args) {
-  isl_ast_expr_list *list = isl_ast_expr_list_alloc(ctx.get(), args.size());
+  isl_ast_expr_list *list =
+      isl_ast_expr_list_alloc(fn.ctx().get(), args.size());
   for (const isl::ast_expr &arg : args)
     list = isl_ast_expr_list_add(list, arg.copy());
-  isl_ast_expr *fn =
-      isl_ast_expr_from_id(isl_id_alloc(ctx.get(), name.c_str(), nullptr));
-  return isl::manage(isl_ast_node_alloc_user(isl_ast_expr_call(fn, list)));
+  return isl::manage(isl_ast_node_alloc_user(
+      isl_ast_expr_call(isl_ast_expr_from_id(fn.copy()), list)));
 }
 
 isl::space namedSetSpace(isl::ctx ctx, const std::string &name,

@@ -131,8 +131,8 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
 isl::ast_expr buildExprFromSet(const isl::set &set);
 isl::ast_expr buildExprFromParams(const isl::set &context,
                                   const isl::pw_aff &pa);
-/// A user node `name(args...)`.
-isl::ast_node makeCallNode(isl::ctx ctx, const std::string &name,
+/// A user node `fn(args...)`.
+isl::ast_node makeCallNode(const isl::id &fn,
                            const std::vector<isl::ast_expr> &args);
 /// The set space `name[d0, ..., d{dims-1}]` without parameters.
 isl::space namedSetSpace(isl::ctx ctx, const std::string &name, unsigned dims);

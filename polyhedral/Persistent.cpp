@@ -20,7 +20,7 @@ const Kernel *kernelAt(const GpuProgram &program,
                        const isl::schedule_node &node) {
   if (!node.isa<isl::schedule_node_mark>())
     return nullptr;
-  return program.findKernel(markId(node).name());
+  return program.kernelOf(markId(node));
 }
 
 /// The kernels below `node` in tree order; `hostCode` is set when a leaf
@@ -66,7 +66,7 @@ PersistentLoop decide(const GpuProgram &program,
   bool hostCode = false;
   collectKernels(program, band, kernels, hostCode);
   for (const Kernel *kernel : kernels) {
-    loop.kernels.push_back(kernel->name);
+    loop.kernels.push_back(kernel->id);
     loop.threads = std::max(loop.threads, blockThreads(*kernel));
     loop.sharedBytes += sharedBytes(*program.scop, *kernel);
   }

@@ -82,7 +82,7 @@ unsigned choosePadding(const std::vector<long> &sizes, unsigned elementBytes,
 
 isl::schedule_node findKernelMark(const isl::schedule_node &node,
                                   const Kernel &kernel) {
-  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kernel.name)
+  if (node.isa<isl::schedule_node_mark>() && markId(node).get() == kernel.mark.get())
     return node;
   for (int i = 0, n = node.n_children(); i < n; ++i) {
     isl::schedule_node found = findKernelMark(node.child(i), kernel);

@@ -168,9 +168,11 @@ void forEachAstNode(const isl::ast_node &node,
       node.get(), visit, const_cast<void *>(static_cast<const void *>(&fn)));
 }
 
-std::string callName(const isl::ast_expr &call) {
-  return call.as<isl::ast_expr_op>().arg(0).as<isl::ast_expr_id>().id().name();
+isl::id callId(const isl::ast_expr &call) {
+  return call.as<isl::ast_expr_op>().arg(0).as<isl::ast_expr_id>().id();
 }
+
+std::string callName(const isl::ast_expr &call) { return callId(call).name(); }
 
 std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call) {
   isl::ast_expr_op op = call.as<isl::ast_expr_op>();

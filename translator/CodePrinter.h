@@ -182,7 +182,9 @@ private:
 void forEachAstNode(const isl::ast_node &node,
                     const std::function<bool(const isl::ast_node &)> &fn);
 
-/// Arguments of a user node's call expression `name(args...)`.
+/// The function of a user node's call expression `name(args...)`, its
+/// name and its arguments.
+isl::id callId(const isl::ast_expr &call);
 std::string callName(const isl::ast_expr &call);
 std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call);
 

@@ -218,7 +218,7 @@ void printLaunchNode(const GpuProgram &program, unsigned region,
   const Scop &scop = *program.scop;
   const std::string &dev = program.names.devicePrefix;
   std::string name = callName(call);
-  const Kernel *found = program.findKernel(name);
+  const Kernel *found = program.kernelOf(callId(call));
   if (!found) {
     // Scalar code on the host (GpuMapping.h): on the user's scalars.
     POLYCUDA_CHECK(program.isHostStatement(name))
@@ -321,7 +321,7 @@ void collectKernelArrays(const GpuProgram &program, const isl::ast_node &node,
       return true;
     // Host statements touch only the user's scalars (GpuMapping.h).
     const Kernel *kernel =
-        program.findKernel(callName(child.as<isl::ast_node_user>().expr()));
+        program.kernelOf(callId(child.as<isl::ast_node_user>().expr()));
     if (!kernel)
       return false;
     for (unsigned a : kernel->arrays) {

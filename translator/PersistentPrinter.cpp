@@ -45,9 +45,9 @@ struct Launch {
 
 Launch readLaunch(const GpuProgram &program, const isl::ast_expr &call) {
   Launch launch;
-  std::string name = callName(call);
-  launch.kernel = program.findKernel(name);
-  POLYCUDA_CHECK(launch.kernel) << "unexpected host statement " << name;
+  launch.kernel = program.kernelOf(callId(call));
+  POLYCUDA_CHECK(launch.kernel)
+      << "unexpected host statement " << callName(call);
   std::vector<isl::ast_expr> args = callArgs(call);
   const Kernel &kernel = *launch.kernel;
   for (unsigned d = 0; d < kernel.numMapped; ++d)
@@ -147,8 +147,8 @@ isl::ast_node findMark(const isl::ast_node &node, const std::string &name) {
 std::vector<unsigned> loopArrays(const GpuProgram &program,
                                  const PersistentLoop &loop) {
   std::set<unsigned> arrays;
-  for (const std::string &name : loop.kernels)
-    for (unsigned a : program.findKernel(name)->arrays)
+  for (unsigned kernel : loop.kernels)
+    for (unsigned a : program.kernels[kernel].arrays)
       arrays.insert(a);
   return {arrays.begin(), arrays.end()};
 }
@@ -156,8 +156,8 @@ std::vector<unsigned> loopArrays(const GpuProgram &program,
 /// Whether a statement of the kernels of `loop` writes `array`.
 bool isWritten(const GpuProgram &program, const PersistentLoop &loop,
                unsigned array) {
-  for (const std::string &name : loop.kernels)
-    if (program.findKernel(name)->writes(*program.scop, array))
+  for (unsigned kernel : loop.kernels)
+    if (program.kernels[kernel].writes(*program.scop, array))
       return true;
   return false;
 }
