@@ -299,11 +299,53 @@ bool printReduction(const GpuProgram &program, const Kernel &kernel,
 
 } // namespace
 
-void printKernelBody(const GpuProgram &program, const Kernel &kernel,
-                     const GpuTarget &target, const KernelIndices &indices,
-                     int indent, std::ostream &os) {
-  const Scop &scop = *program.scop;
-  std::string in = indentBy(indent);
+namespace {
+
+/// Prints one kernel's body: its block and thread indices, the thread's
+/// private variables, shared arrays and registers, then its AST, each
+/// reference through the promotion that holds it.
+class KernelBodyPrinter {
+public:
+  KernelBodyPrinter(const GpuProgram &program, const Kernel &kernel,
+                    const GpuTarget &target)
+      : program(program), scop(*program.scop), kernel(kernel),
+        target(target),
+        // With consecutive points (Kernel::blockedPoints), one per point:
+        // the points' statements that write them run before the others.
+        slots(kernel.blockedPoints
+                  ? "[" + std::to_string(kernel.pointsPerThread()) + "]"
+                  : "") {}
+
+  void print(const KernelIndices &indices, int indent, std::ostream &os);
+
+private:
+  void printIndices(const KernelIndices &indices, const std::string &in,
+                    std::ostream &os) const;
+  void declarePrivates(const std::string &in, std::ostream &os) const;
+  void declarePromotions(const std::string &in, std::ostream &os) const;
+  std::string arrayRef(const Array &array,
+                       const std::vector<std::string> &subscripts) const;
+  std::string promoted(const Statement &stmt, unsigned access,
+                       const std::vector<std::string> &subscripts) const;
+  bool scaled(const Statement &stmt, unsigned access,
+              const std::string &scalar) const;
+  void printLeaf(const AstPrinter &printer, const isl::ast_expr &call,
+                 int indent, std::ostream &out);
+
+  const GpuProgram &program;
+  const Scop &scop;
+  const Kernel &kernel;
+  const GpuTarget &target;
+  std::string slots;
+  /// In a register tile, the register of the point being printed: the
+  /// unrolled loops' iterators (MemoryPromotion's unroll marks), mixed
+  /// radix.
+  std::string registerIndex;
+};
+
+void KernelBodyPrinter::printIndices(const KernelIndices &indices,
+                                     const std::string &in,
+                                     std::ostream &os) const {
   // Column order: the grid position first, then each block index from it
   // (isl's expressions of the inverse of the column order).
   if (kernel.order.column)
@@ -319,12 +361,10 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
     os << in << "const " << kIndexType << " " << program.names.threadId << d
        << " = " << indices.thread(hw) << ";\n";
   }
-  // With consecutive points (Kernel::blockedPoints), one per point: the
-  // points' statements that write them run before the others.
-  std::string slots = kernel.blockedPoints
-                          ? "[" + std::to_string(kernel.pointsPerThread()) +
-                                "]"
-                          : "";
+}
+
+void KernelBodyPrinter::declarePrivates(const std::string &in,
+                                        std::ostream &os) const {
   for (unsigned a : kernel.registers) {
     auto shape = kernel.privateShapes.find(a);
     if (shape != kernel.privateShapes.end()) {
@@ -341,10 +381,10 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
        << (slots.empty() ? "" : ", one per point of its register tile")
        << " */\n";
   }
-  // In a register tile, the register of the point being printed: the
-  // unrolled loops' iterators (MemoryPromotion's unroll marks), mixed
-  // radix.
-  std::string registerIndex;
+}
+
+void KernelBodyPrinter::declarePromotions(const std::string &in,
+                                          std::ostream &os) const {
   for (const SharedTile &tile : kernel.sharedTiles) {
     const Array &array = scop.arrays[tile.array];
     os << in << target.sharedQualifier() << " " << spell(array.type) << " "
@@ -378,103 +418,135 @@ void printKernelBody(const GpuProgram &program, const Kernel &kernel,
        << reduction.buffer << "[" << blockThreads(kernel)
        << "]; /* the block's partial results */\n";
   }
-  ArrayRefPrinter arrayRef = [&](const Array &array,
-                                 const std::vector<std::string> &subscripts) {
-    for (unsigned a : kernel.registers) {
-      if (scop.arrays[a].name != array.name)
-        continue;
-      auto shape = kernel.privateShapes.find(a);
-      if (shape != kernel.privateShapes.end()) {
-        // Its thread's copy: the subscripts after the expanded ones.
-        std::string index;
-        for (size_t d = 0; d < shape->second.size(); ++d) {
-          std::string sub = "(" + subscripts[array.expandedDims + d] + ")";
-          index = d == 0 ? sub
-                         : "(" + index + ") * " +
-                               std::to_string(shape->second[d]) + " + " + sub;
-        }
-        return array.name + "[" + index + "]";
+}
+
+std::string
+KernelBodyPrinter::arrayRef(const Array &array,
+                            const std::vector<std::string> &subscripts) const {
+  for (unsigned a : kernel.registers) {
+    if (scop.arrays[a].name != array.name)
+      continue;
+    auto shape = kernel.privateShapes.find(a);
+    if (shape != kernel.privateShapes.end()) {
+      // Its thread's copy: the subscripts after the expanded ones.
+      std::string index;
+      for (size_t d = 0; d < shape->second.size(); ++d) {
+        std::string sub = "(" + subscripts[array.expandedDims + d] + ")";
+        index = d == 0 ? sub
+                       : "(" + index + ") * " +
+                             std::to_string(shape->second[d]) + " + " + sub;
       }
-      return slots.empty() ? array.name
-                           : array.name + "[" +
-                                 (registerIndex.empty() ? std::string("0")
-                                                        : registerIndex) +
-                                 "]";
+      return array.name + "[" + index + "]";
     }
-    for (unsigned a : program.hostScalars)
+    return slots.empty() ? array.name
+                         : array.name + "[" +
+                               (registerIndex.empty() ? std::string("0")
+                                                      : registerIndex) +
+                               "]";
+  }
+  for (unsigned a : program.hostScalars)
+    if (scop.arrays[a].name == array.name)
+      return array.name;
+  if (target.hasConstantVariables())
+    for (unsigned a : kernel.constantArrays)
       if (scop.arrays[a].name == array.name)
-        return array.name;
-    if (target.hasConstantVariables())
-      for (unsigned a : kernel.constantArrays)
-        if (scop.arrays[a].name == array.name)
-          return constantVariable(scop, array) + "[" +
-                 linearIndex(scop, array, subscripts) + "]";
-    return array.name + "[" + linearIndex(scop, array, subscripts) + "]";
+        return constantVariable(scop, array) + "[" +
+               linearIndex(scop, array, subscripts) + "]";
+  return array.name + "[" + linearIndex(scop, array, subscripts) + "]";
+}
+
+std::string KernelBodyPrinter::promoted(
+    const Statement &stmt, unsigned access,
+    const std::vector<std::string> &subscripts) const {
+  std::pair<unsigned, unsigned> ref(&stmt - scop.statements.data(), access);
+  if (kernel.reduction)
+    for (const auto &reference : kernel.reduction->references)
+      if (reference == ref)
+        return kernel.reduction->variable;
+  for (unsigned n = 0; n < kernel.accumulators.size(); ++n) {
+    const RegisterAccumulator &acc = kernel.accumulators[n];
+    for (const auto &reference : acc.references)
+      if (reference == ref) {
+        if (acc.slots <= 1)
+          return acc.variable;
+        POLYCUDA_CHECK(!registerIndex.empty())
+            << "no register for " << stmt.name;
+        return acc.variable + "[" + registerIndex + "]";
+      }
+  }
+  for (const SharedTile &tile : kernel.sharedTiles)
+    for (const auto &reference : tile.references)
+      if (reference == ref)
+        return sharedElement(tile, subscripts);
+  return "";
+}
+
+bool KernelBodyPrinter::scaled(const Statement &stmt, unsigned access,
+                               const std::string &scalar) const {
+  std::pair<unsigned, unsigned> ref(&stmt - scop.statements.data(), access);
+  for (const SharedTile &tile : kernel.sharedTiles)
+    if (tile.scale == scalar &&
+        std::find(tile.references.begin(), tile.references.end(), ref) !=
+            tile.references.end())
+      return true;
+  return false;
+}
+
+void KernelBodyPrinter::printLeaf(const AstPrinter &printer,
+                                  const isl::ast_expr &call, int indent,
+                                  std::ostream &out) {
+  registerIndex.clear();
+  for (const auto &[iterator, extent] : printer.unrolledLoops())
+    registerIndex = registerIndex.empty()
+                        ? iterator
+                        : "(" + registerIndex + ") * " +
+                              std::to_string(extent) + " + " + iterator;
+  ArrayRefPrinter ref = [this](const Array &array,
+                               const std::vector<std::string> &subscripts) {
+    return arrayRef(array, subscripts);
   };
-  auto mathName = [&](const std::string &name) {
-    return target.mathName(name);
-  };
-  ReferenceOverride promoted =
-      [&](const Statement &stmt, unsigned access,
-          const std::vector<std::string> &subscripts) -> std::string {
-    std::pair<unsigned, unsigned> ref(&stmt - scop.statements.data(), access);
-    if (kernel.reduction)
-      for (const auto &reference : kernel.reduction->references)
-        if (reference == ref)
-          return kernel.reduction->variable;
-    for (unsigned n = 0; n < kernel.accumulators.size(); ++n) {
-      const RegisterAccumulator &acc = kernel.accumulators[n];
-      for (const auto &reference : acc.references)
-        if (reference == ref) {
-          if (acc.slots <= 1)
-            return acc.variable;
-          POLYCUDA_CHECK(!registerIndex.empty())
-              << "no register for " << stmt.name;
-          return acc.variable + "[" + registerIndex + "]";
-        }
-    }
-    for (const SharedTile &tile : kernel.sharedTiles)
-      for (const auto &reference : tile.references)
-        if (reference == ref)
-          return sharedElement(tile, subscripts);
-    return "";
-  };
-  ScaledReference scaled = [&](const Statement &stmt, unsigned access,
-                               const std::string &scalar) {
-    std::pair<unsigned, unsigned> ref(&stmt - scop.statements.data(), access);
-    for (const SharedTile &tile : kernel.sharedTiles)
-      if (tile.scale == scalar &&
-          std::find(tile.references.begin(), tile.references.end(), ref) !=
-              tile.references.end())
-        return true;
-    return false;
-  };
+  if (printReduction(program, kernel, target, call, ref, indent, out) ||
+      printCopy(scop, kernel, call, ref, registerIndex, indent, out) ||
+      printSharedCopy(scop, kernel, target, call, ref, indent, out))
+    return;
+  printUserStatement(
+      scop, call, ref,
+      [this](const std::string &name) { return target.mathName(name); },
+      indent, out,
+      [this](polyhedral::ElemType type) { return target.exactProduct(type); },
+      [this](const Statement &stmt, unsigned access,
+             const std::vector<std::string> &subscripts) {
+        return promoted(stmt, access, subscripts);
+      },
+      [this](const Statement &stmt, unsigned access,
+             const std::string &scalar) {
+        return scaled(stmt, access, scalar);
+      });
+}
+
+void KernelBodyPrinter::print(const KernelIndices &indices, int indent,
+                              std::ostream &os) {
+  std::string in = indentBy(indent);
+  printIndices(indices, in, os);
+  declarePrivates(in, os);
+  declarePromotions(in, os);
   const AstPrinter *self = nullptr;
   AstPrinter printer(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
-        registerIndex.clear();
-        for (const auto &[iterator, extent] : self->unrolledLoops())
-          registerIndex = registerIndex.empty()
-                              ? iterator
-                              : "(" + registerIndex + ") * " +
-                                    std::to_string(extent) + " + " + iterator;
-        if (printReduction(program, kernel, target, call, arrayRef, indent,
-                           out) ||
-            printCopy(scop, kernel, call, arrayRef, registerIndex, indent,
-                      out) ||
-            printSharedCopy(scop, kernel, target, call, arrayRef, indent, out))
-          return;
-        printUserStatement(
-            scop, call, arrayRef, mathName, indent, out,
-            [&](polyhedral::ElemType type) {
-              return target.exactProduct(type);
-            },
-            promoted, scaled);
+        printLeaf(*self, call, indent, out);
       },
       nullptr); // (a register tile's points: AstPrinter unrolls them)
   self = &printer;
   printer.setUnrollPragma(target.unrollPragma());
   printer.print(kernel.ast, indent, os);
+}
+
+} // namespace
+
+void printKernelBody(const GpuProgram &program, const Kernel &kernel,
+                     const GpuTarget &target, const KernelIndices &indices,
+                     int indent, std::ostream &os) {
+  KernelBodyPrinter(program, kernel, target).print(indices, indent, os);
 }
 
 std::string printKernel(const GpuProgram &program, const Kernel &kernel,
