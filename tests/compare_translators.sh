@@ -10,7 +10,9 @@
 # output, report or exit status differs (also when translated again
 # alone), and a count; exits 1 when any does. No processor-time budget
 # (--cpu-budget=0), so that a loaded machine does not change the result.
-# JOBS translations run at once (default: the processors).
+# JOBS translations run at once (default: the processors). INPUTS (names
+# of inputs/*.c without .c, separated by spaces) limits the inputs, e.g. to
+# finish an interrupted run.
 set -uo pipefail
 old=$(readlink -f "$1") new=$(readlink -f "$2") count=${3:-0}
 first=${4:-700000}
@@ -29,6 +31,10 @@ variants=(
 # One line per translation: INPUT TARGET FLAGS...
 {
   for input in "$root"/inputs/*.c; do
+    if [ -n "${INPUTS:-}" ] &&
+      ! [[ " $INPUTS " == *" $(basename "$input" .c) "* ]]; then
+      continue
+    fi
     echo "$input cuda"
     echo "$input opencl"
     echo "$input c"
