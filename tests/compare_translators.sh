@@ -18,7 +18,12 @@ old=$(readlink -f "$1") new=$(readlink -f "$2") count=${3:-0}
 first=${4:-700000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+runner=
+# Stopped (^C, kill), it stops its translations too: xargs and the workers
+# it started (each lets its current translation end).
+trap 'if [ -n "$runner" ]; then pkill -P "$runner"; kill "$runner"; fi \
+  2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 variants=(
   "--register-tile=2x2"
   "--register-tiles=off"
@@ -71,8 +76,11 @@ compare() {
 }
 export -f compare
 export old new work
-nl -ba "$work/jobs" | xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c \
-  'compare "$@"' _ > "$work/results"
+xargs -P "${JOBS:-$(nproc)}" -L 1 bash -c 'compare "$@"' _ \
+  < <(nl -ba "$work/jobs") > "$work/results" &
+runner=$!
+wait "$runner"
+runner=
 # Some of isl's work is bounded by wall-clock time (polyhedral/Isolated.h),
 # so a loaded machine may change a translation: each that differs is
 # translated again, alone, and counts only if it differs again.
