@@ -272,13 +272,7 @@ void BodyBuilder::refusePointerArithmetic(const clang::Expr *e) {
 /// array element or scalar, naming what it is.
 void BodyBuilder::refuseExpressionStatement(const clang::Expr *e) {
   refusePointerUse(e);
-  const clang::Expr *target = nullptr;
-  if (auto *bin = dyn_cast<BinaryOperator>(e); bin && bin->isAssignmentOp())
-    target = bin->getLHS();
-  if (auto *un = dyn_cast<UnaryOperator>(e);
-      un && un->isIncrementDecrementOp())
-    target = un->getSubExpr();
-  if (target) {
+  if (const clang::Expr *target = writtenBy(e)) {
     // `*p = ...`, `*(A + i) += ...`, `s.x = ...`: value() names it.
     value(target);
   } else if (auto *call = dyn_cast<CallExpr>(e)) {

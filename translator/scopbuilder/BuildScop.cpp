@@ -52,17 +52,10 @@ std::set<std::string> collectVariables(BuildState &state,
     std::vector<const VarDecl *> referenced;
     std::set<const VarDecl *> declaredInside;
     explicit Collector(std::set<const VarDecl *> &w) : written(w) {}
-    void noteWrite(clang::Expr *lhs) {
-      if (auto *var = varOf(lhs))
-        written.insert(var);
-    }
     void stmt(Stmt *s) override {
-      if (auto *op = dyn_cast<BinaryOperator>(s)) {
-        if (op->isAssignmentOp())
-          noteWrite(op->getLHS());
-      } else if (auto *op = dyn_cast<UnaryOperator>(s)) {
-        if (op->isIncrementDecrementOp())
-          noteWrite(op->getSubExpr());
+      if (const clang::Expr *target = writtenBy(s)) {
+        if (auto *var = varOf(target))
+          written.insert(var);
       } else if (auto *decl = dyn_cast<DeclStmt>(s)) {
         for (Decl *d : decl->decls())
           if (auto *var = dyn_cast<VarDecl>(d)) {

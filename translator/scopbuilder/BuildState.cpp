@@ -145,6 +145,15 @@ const VarDecl *varOf(const clang::Expr *e) {
   return nullptr;
 }
 
+const clang::Expr *writtenBy(const clang::Stmt *s) {
+  if (auto *bin = dyn_cast<BinaryOperator>(s); bin && bin->isAssignmentOp())
+    return bin->getLHS();
+  if (auto *un = dyn_cast<UnaryOperator>(s);
+      un && un->isIncrementDecrementOp())
+    return un->getSubExpr();
+  return nullptr;
+}
+
 void forEachStmt(const clang::Stmt *s,
                  const std::function<void(const clang::Stmt *)> &f) {
   if (!s)

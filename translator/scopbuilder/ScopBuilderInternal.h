@@ -200,6 +200,10 @@ bool fitsIn(const clang::ASTContext &ast, clang::QualType from,
 /// The variable that `e` names (parentheses and implicit casts aside), or
 /// null.
 const clang::VarDecl *varOf(const clang::Expr *e);
+
+/// What `s` writes: the left-hand side of an assignment (compound ones
+/// too) or the operand of `++`/`--`; null for any other statement.
+const clang::Expr *writtenBy(const clang::Stmt *s);
 /// The variable a `for` statement initializes (`i = e` or `int i = e`), or
 /// null.
 const clang::VarDecl *loopVariable(const clang::ForStmt *loop);

@@ -271,18 +271,10 @@ void StatementBuilder::checkNotModified(Stmt *body, const VarDecl *var) {
   struct Finder : AstWalker {
     const VarDecl *var;
     SourceLocation found;
-    void check(clang::Expr *e) {
-      if (varOf(e) == var && found.isInvalid())
-        found = e->getBeginLoc();
-    }
     void stmt(Stmt *s) override {
-      if (auto *op = dyn_cast<BinaryOperator>(s)) {
-        if (op->isAssignmentOp())
-          check(op->getLHS());
-      } else if (auto *op = dyn_cast<UnaryOperator>(s)) {
-        if (op->isIncrementDecrementOp())
-          check(op->getSubExpr());
-      }
+      const clang::Expr *target = writtenBy(s);
+      if (target && varOf(target) == var && found.isInvalid())
+        found = target->getBeginLoc();
     }
   } finder;
   finder.var = var;
