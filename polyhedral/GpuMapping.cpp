@@ -505,8 +505,4 @@ const Kernel *GpuProgram::kernelOf(const isl::id &mark) const {
   return &kernels[found->kernel];
 }
 
-Kernel *GpuProgram::kernelOf(const isl::id &mark) {
-  return const_cast<Kernel *>(std::as_const(*this).kernelOf(mark));
-}
-
 } // namespace polycuda::polyhedral

@@ -639,7 +639,6 @@ struct GpuProgram {
   /// The kernel whose mark is `mark` (its KernelMark), or null for any
   /// other id. A launch in the host AST calls its kernel's mark id.
   const Kernel *kernelOf(const isl::id &mark) const;
-  Kernel *kernelOf(const isl::id &mark);
 };
 
 } // namespace polycuda::polyhedral
