@@ -1,4 +1,4 @@
-//===- ReportInternal.h - Shared by Report.cpp and its parts --*- C++ -*-===//
+//===- ReportInternal.h - Shared by Report.cpp and its parts ----*- C++ -*-===//
 //
 // Private to the report: the JSON builder (Report.cpp) uses the sentences of
 // Report_Reasons.cpp, and both it and the text rendering (Report_Text.cpp)

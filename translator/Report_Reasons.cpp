@@ -1,4 +1,4 @@
-//===- Report_Reasons.cpp - Why a reference is accessed as it is ---------===//
+//===- Report_Reasons.cpp - Why a reference is accessed as it is ----------===//
 //
 // The sentences of the report that explain one array reference of a kernel:
 // its access pattern (coalesced, broadcast, strided), a non-affine

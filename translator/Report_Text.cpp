@@ -1,4 +1,4 @@
-//===- Report_Text.cpp - The text report, rendered from the JSON ---------===//
+//===- Report_Text.cpp - The text report, rendered from the JSON ----------===//
 //
 // `--explain` prints the JSON object of Report.cpp as text for people, so
 // that both reports always say the same thing.
