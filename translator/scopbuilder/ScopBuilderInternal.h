@@ -12,7 +12,9 @@
 //   ArrayBuilder      arrays and scalars from their declarations: extents,
 //                     element types (ArrayBuilder.cpp)
 //   BodyBuilder       statement bodies as polyhedral::Expr trees, and the
-//                     accesses of their references (BodyBuilder.cpp)
+//                     accesses of their references (BodyBuilder.cpp; calls
+//                     in BodyBuilder_Calls.cpp, array references in
+//                     BodyBuilder_References.cpp)
 //   StatementBuilder  statements, blocks, loops and ifs: domains and schedule
 //                     positions (StatementBuilder.cpp)
 //   findFlatShapes    the shapes of flat arrays indexed `A[i * m + j]`
@@ -319,6 +321,10 @@ private:
 /// A new node of `kind`.
 polyhedral::ExprPtr makeExpr(polyhedral::Expr::Kind kind);
 
+/// Whether `name` is a math function of C that every target has
+/// (`sqrt`, `expf`, `fmax`, ...; BodyBuilder_Calls.cpp).
+bool isMathFunction(const std::string &name);
+
 /// The bodies of statements (`lhs op rhs`) as polyhedral::Expr trees, and
 /// an Access of the statement for every reference to an array element or
 /// scalar in them.
@@ -405,6 +411,19 @@ private:
   std::vector<const clang::FunctionDecl *> checking;
   polyhedral::ExprPtr arrayRef(const clang::Expr *e,
                                polyhedral::Access::Kind kind);
+  /// What an array reference names (arrayRef).
+  struct ReferencedArray {
+    unsigned id = 0; ///< index into Scop::arrays
+    const clang::VarDecl *var = nullptr; ///< its variable (null: a member)
+    const clang::FieldDecl *field = nullptr; ///< a struct element's field
+    std::vector<const clang::Expr *> subscripts;
+    unsigned rank = 0;    ///< subscripts of an element (without a field)
+    bool flat = false;    ///< delinearized: one flat subscript
+  };
+  ReferencedArray referencedArray(const clang::Expr *e);
+  void subscriptIndices(const ReferencedArray &r, polyhedral::Access &access,
+                        polyhedral::Expr &ref, std::string &range,
+                        std::vector<std::string> &anyIndex);
   void flatIndices(const clang::Expr *sub, const clang::VarDecl *var,
                    polyhedral::Expr &ref, std::string &range);
   polyhedral::ExprPtr writeRef(const clang::Expr *lhs, bool alsoRead);
