@@ -13,43 +13,10 @@
 
 namespace polycuda::translator {
 
-/// All user diagnostics. Messages are lower case, say what to change, and
-/// may take one string argument %0.
+/// All user diagnostics, with their messages in Diagnostics.def.
 enum class Diag {
-  MissingEndScop,
-  EndScopWithoutScop,
-  NestedScop,
-  EmptyScop,
-  UnsupportedStatement,
-  UnsupportedExpression,
-  NonAffineExpression,
-  NonAffineCondition,
-  NonAffineSubscript,
-  NonConstantStride,
-  NestTooDeep,
-  ExpressionTooDeep,
-  NegativeDividend,
-  UnsupportedLoopInit,
-  UnsupportedLoopCondition,
-  IteratorModified,
-  UnsupportedJump,
-  BreakExitValue,
-  IteratorWraps,
-  WrapsAround,
-  UnknownFunction,
-  ImpureFunction,
-  UnsupportedType,
-  PointerAccess,
-  PointerArithmetic,
-  FlatSubscript,
-  FlatSubscriptVariable,
-  StructField,
-  StructLayout,
-  WholeStruct,
-  ParameterWritten,
-  UnknownArrayExtent,
-  ScopNotInFunction,
-  NoScop,
+#define POLYCUDA_DIAG(Name, Level, Message) Name,
+#include "Diagnostics.def"
 };
 
 /// Reports `diag` at `loc` with optional argument `arg`.

@@ -504,6 +504,24 @@ private:
   void buildDataIf(clang::IfStmt *branch);
   void buildBody(clang::Stmt *body, int position = 0);
   int buildFor(clang::ForStmt *loop, int position);
+  long checkedStep(clang::ForStmt *loop, const clang::VarDecl *var);
+  /// What buildFor knows of a loop's values: where its condition holds
+  /// (keepFirstRun), whether its variable is read after it (`live`) or
+  /// may wrap around; with either, its iterations `{ L[o, i] }`, the last
+  /// ones and `{ L[o, i] -> L[o, i - step] }`.
+  struct LoopValues {
+    isl::set holds, iterations, last;
+    isl::map stepBack;
+    bool live = false, mayWrap = false;
+  };
+  void loopValues(long step, LoopValues &values);
+  void resetBreakFlag(clang::ForStmt *loop,
+                      const std::vector<const clang::IfStmt *> &jumps,
+                      long step);
+  int finishLoop(clang::ForStmt *loop, const clang::VarDecl *var,
+                 const clang::Expr *init, const std::string &name,
+                 const std::string &lower, long step, int position,
+                 const LoopValues &values);
   void buildLoopExit(const clang::ForStmt *loop, const clang::VarDecl *var,
                      const clang::Expr *init, long step,
                      const isl::set &domain);

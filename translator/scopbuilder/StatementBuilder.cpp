@@ -301,12 +301,9 @@ StatementBuilder::loopInit(ForStmt *loop) {
   return {var, init};
 }
 
-/// Returns the number of positions the loop takes at its level: 2 where
-/// a statement after it gives its variable the initial value when it runs
-/// no iteration.
-int StatementBuilder::buildFor(ForStmt *loop, int position) {
-  auto [var, init] = loopInit(loop);
-  // Increment: constant step.
+/// The loop's constant step; fails on any other increment, a missing
+/// condition, a body that modifies `var` and a nest too deep.
+long StatementBuilder::checkedStep(ForStmt *loop, const VarDecl *var) {
   std::optional<long> step;
   const clang::Expr *inc = loop->getInc();
   if (inc) {
@@ -319,21 +316,104 @@ int StatementBuilder::buildFor(ForStmt *loop, int position) {
   if (!loop->getCond())
     state.fail(loop->getBeginLoc(), Diag::UnsupportedLoopCondition);
   checkNotModified(loop->getBody(), var);
-
   if (state.loops.size() >= kMaxLoopDepth)
     state.fail(loop->getBeginLoc(), Diag::NestTooDeep,
                std::to_string(kMaxLoopDepth));
+  return *step;
+}
+
+/// The values the innermost loop's variable takes, and where its last
+/// iteration runs: the exit value is that iteration's plus the step.
+void StatementBuilder::loopValues(long step, LoopValues &values) {
+  values.iterations = state.iterationDomain("L");
+  std::string tuple = state.iterationTuple("L");
+  std::string shifted = tuple;
+  shifted.insert(shifted.size() - 1, " - (" + std::to_string(step) + ")");
+  // { L[o, i] -> L[o, i - step] }
+  values.stepBack = isl::map(state.scop.ctx, state.paramPrefix + "{ " +
+                                                 tuple + " -> " + shifted +
+                                                 " }");
+  values.last =
+      values.iterations.subtract(values.iterations.apply(values.stepBack));
+}
+
+/// For a body that breaks on data (`jumps`): `polycuda_breakN = 0` in the
+/// loop's first iteration, whatever the ifs around say (a write in every
+/// run of the loop keeps the flag private to the iterations around);
+/// every statement of the body runs where it is still 0, and each break
+/// sets it (buildSequence).
+void StatementBuilder::resetBreakFlag(ForStmt *loop,
+                                      const std::vector<const IfStmt *> &jumps,
+                                      long step) {
+  unsigned broken = newFlag("polycuda_break", loop->getBeginLoc());
+  for (const IfStmt *branch : jumps)
+    if (jumpIfs.at(branch).isBreak)
+      jumpIfs.at(branch).breakFlag = broken;
+  isl::set iterations = state.iterationDomain("L");
+  isl::set firstRun = iterations.subtract(
+      iterations.apply(laterInLoop(step, /*later=*/true)));
+  polyhedral::Statement &stmt = newStatement(loop->getBeginLoc());
+  stmt.role = polyhedral::StatementRole::BreakReset;
+  bodies.flagValue(stmt, broken, std::nullopt);
+  finishStatement(firstRun, /*guarded=*/false);
+  state.guards.push_back({broken, false});
+}
+
+/// After the loop `loop` over `var` (isl name `name`, initial value
+/// `lower`, at `position` of its level): where the variable may wrap
+/// around, checks the values it takes; where it is live and the loop runs
+/// no iteration, sets it to its initial value `init` in a statement after
+/// the loop. Returns the positions the loop takes (2 with that statement).
+int StatementBuilder::finishLoop(ForStmt *loop, const VarDecl *var,
+                                 const clang::Expr *init,
+                                 const std::string &name,
+                                 const std::string &lower, long step,
+                                 int position, const LoopValues &values) {
+  // { L[o, i] -> L[o] } and { L[o] -> L[o, x] : x = lower }.
+  std::string outer = state.iterationTuple("L");
+  std::string inner = outer;
+  inner.insert(inner.size() - 1, (state.loops.empty() ? "" : ", ") + name);
+  isl::map enclosing(state.scop.ctx,
+                     state.paramPrefix + "{ " + inner + " -> " + outer + " }");
+  isl::set none =
+      state.iterationDomain("L").subtract(values.iterations.apply(enclosing));
+  if (values.mayWrap) {
+    isl::set initial = none.apply(isl::map(
+        state.scop.ctx, state.paramPrefix + "{ " + outer + " -> " + inner +
+                            " : " + name + " = " + lower + " }"));
+    // Where the condition holds, not only the first run: a loop whose
+    // condition holds again after it wraps around (`i != 16`) is no
+    // shorter in C.
+    checkIteratorRange(var,
+                       values.holds
+                           .unite(values.last.apply(values.stepBack.reverse()))
+                           .unite(initial),
+                       loop->getBeginLoc());
+  }
+  if (!values.live || none.is_empty())
+    return 1;
+  beta.back() = position + 1;
+  buildLoopExit(loop, var, init, step, none);
+  return 2;
+}
+
+/// Returns the number of positions the loop takes at its level: 2 where
+/// a statement after it gives its variable the initial value when it runs
+/// no iteration.
+int StatementBuilder::buildFor(ForStmt *loop, int position) {
+  auto [var, init] = loopInit(loop);
+  long step = checkedStep(loop, var);
   std::string lower = affine.expression(init, Diag::NonAffineExpression);
   std::string name = state.freshIslName(var->getName().str());
   state.loops.push_back(
-      {var, name, *step < 0, state.locOf(loop->getBeginLoc())});
+      {var, name, step < 0, state.locOf(loop->getBeginLoc())});
   std::vector<std::string> &constraints = state.constraints;
   size_t saved = constraints.size();
-  if (*step > 0)
+  if (step > 0)
     constraints.push_back("(" + name + " >= " + lower + ")");
   else
     constraints.push_back("(" + name + " <= " + lower + ")");
-  long stride = *step > 0 ? *step : -*step;
+  long stride = step > 0 ? step : -step;
   if (stride > 1)
     constraints.push_back("(exists (e_" + name + ": " + name + " = " + lower +
                           " + " + std::to_string(stride) + " * e_" + name +
@@ -342,96 +422,46 @@ int StatementBuilder::buildFor(ForStmt *loop, int position) {
   constraints.push_back(affine.condition(loop->getCond()));
   size_t savedSets = state.loopSets.size();
   isl::set evaluated;
-  isl::set holds = keepFirstRun(*step, evaluated);
+  LoopValues values;
+  values.holds = keepFirstRun(step, evaluated);
   // The condition is evaluated in every iteration and where it first
   // fails, not for every value past the initial one.
   for (size_t c = checks; c < state.rangeChecks.size(); ++c)
     state.rangeChecks[c].where = evaluated;
   // The values the variable takes, and the one it is left with: the last
   // iteration's plus the step, or the initial value where none runs.
-  bool live = state.liveIterators.count(var) > 0;
-  bool mayWrap = mayWrapAround(state.ast, var->getType());
-  isl::set iterations, last;
-  isl::map stepBack;
-  if (live || mayWrap) {
-    iterations = state.iterationDomain("L");
-    std::string tuple = state.iterationTuple("L");
-    std::string shifted = tuple;
-    shifted.insert(shifted.size() - 1, " - (" + std::to_string(*step) + ")");
-    // { L[o, i] -> L[o, i - step] }
-    stepBack = isl::map(state.scop.ctx, state.paramPrefix + "{ " + tuple +
-                                            " -> " + shifted + " }");
-    last = iterations.subtract(iterations.apply(stepBack));
-  }
+  values.live = state.liveIterators.count(var) > 0;
+  values.mayWrap = mayWrapAround(state.ast, var->getType());
+  if (values.live || values.mayWrap)
+    loopValues(step, values);
   std::vector<const IfStmt *> jumps = findJumps(loop->getBody());
   size_t bodyConstraints = constraints.size();
   size_t bodyGuards = state.guards.size();
   size_t bodySets = state.loopSets.size();
   bool breakOnData = false;
   if (std::optional<isl::set> run =
-          iterationsBeforeBreak(jumps, *step, var, breakOnData))
+          iterationsBeforeBreak(jumps, step, var, breakOnData))
     state.loopSets.push_back(*run);
   beta.push_back(0);
-  int first = 0;
-  if (breakOnData) {
-    // `polycuda_breakN = 0` in the loop's first iteration, whatever the
-    // ifs around say (a write in every run of the loop keeps the flag
-    // private to the iterations around); every statement of the body runs
-    // where it is still 0, and each break sets it (buildSequence).
-    unsigned broken = newFlag("polycuda_break", loop->getBeginLoc());
-    for (const IfStmt *branch : jumps)
-      if (jumpIfs.at(branch).isBreak)
-        jumpIfs.at(branch).breakFlag = broken;
-    isl::set iterations = state.iterationDomain("L");
-    isl::set firstRun = iterations.subtract(
-        iterations.apply(laterInLoop(*step, /*later=*/true)));
-    polyhedral::Statement &stmt = newStatement(loop->getBeginLoc());
-    stmt.role = polyhedral::StatementRole::BreakReset;
-    bodies.flagValue(stmt, broken, std::nullopt);
-    finishStatement(firstRun, /*guarded=*/false);
-    state.guards.push_back({broken, false});
-    first = 1;
-  }
-  buildBody(loop->getBody(), first);
+  if (breakOnData)
+    resetBreakFlag(loop, jumps, step);
+  buildBody(loop->getBody(), breakOnData ? 1 : 0);
   constraints.resize(bodyConstraints);
   state.guards.resize(bodyGuards);
   state.loopSets.resize(bodySets);
-  if (live) {
+  if (values.live) {
     // In the last iteration, after the body (which cannot write `var`).
     beta.back() = nextPosition;
-    buildLoopExit(loop, var, nullptr, *step, last);
+    buildLoopExit(loop, var, nullptr, step, values.last);
   }
   beta.pop_back();
   constraints.resize(saved);
   state.loopSets.resize(savedSets);
   state.loops.pop_back();
   state.releaseIslName(name);
-  if (!live && !mayWrap)
+  if (!values.live && !values.mayWrap)
     return 1;
-  // { L[o, i] -> L[o] } and { L[o] -> L[o, x] : x = lower }.
-  std::string outer = state.iterationTuple("L");
-  std::string inner = outer;
-  inner.insert(inner.size() - 1, (state.loops.empty() ? "" : ", ") + name);
-  isl::map enclosing(state.scop.ctx,
-                     state.paramPrefix + "{ " + inner + " -> " + outer + " }");
-  isl::set none =
-      state.iterationDomain("L").subtract(iterations.apply(enclosing));
-  if (mayWrap) {
-    isl::set initial = none.apply(isl::map(
-        state.scop.ctx, state.paramPrefix + "{ " + outer + " -> " + inner +
-                            " : " + name + " = " + lower + " }"));
-    // Where the condition holds, not only the first run: a loop whose
-    // condition holds again after it wraps around (`i != 16`) is no
-    // shorter in C.
-    checkIteratorRange(
-        var, holds.unite(last.apply(stepBack.reverse())).unite(initial),
-        loop->getBeginLoc());
-  }
-  if (!live || none.is_empty())
-    return 1;
-  beta.back() = position + 1;
-  buildLoopExit(loop, var, init, *step, none);
-  return 2;
+  return finishLoop(loop, var, init, name, lower, step, position, values);
 }
 
 /// C runs a loop until its condition first fails. Where the condition of
