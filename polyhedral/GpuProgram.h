@@ -641,6 +641,10 @@ struct GpuProgram {
   const Kernel *kernelOf(const isl::id &mark) const;
 };
 
+/// The mark of `kernel` in the tree below `node`, or null.
+isl::schedule_node findKernelMark(const isl::schedule_node &node,
+                                  const Kernel &kernel);
+
 } // namespace polycuda::polyhedral
 
 #endif

@@ -80,18 +80,6 @@ unsigned choosePadding(const std::vector<long> &sizes, unsigned elementBytes,
   return best;
 }
 
-isl::schedule_node findKernelMark(const isl::schedule_node &node,
-                                  const Kernel &kernel) {
-  if (node.isa<isl::schedule_node_mark>() && markId(node).get() == kernel.mark.get())
-    return node;
-  for (int i = 0, n = node.n_children(); i < n; ++i) {
-    isl::schedule_node found = findKernelMark(node.child(i), kernel);
-    if (!found.is_null())
-      return found;
-  }
-  return isl::schedule_node();
-}
-
 namespace {
 
 /// A tree node the copy below cannot reproduce (extension, guard, ...).
@@ -265,13 +253,9 @@ private:
   std::vector<isl::map> stepCopies;
   isl::map stepWriteback;
 
-  /// Stages the one array a wavefront's statement writes; the index of
-  /// its tile, or nothing (with the reason) when it cannot.
-  std::optional<unsigned> stageWritten(const isl::union_map &prefix,
-                                       const isl::set &tiles) {
+  /// The one array that the kernel's statements write, or nothing.
+  std::optional<unsigned> onlyWrittenArray() const {
     std::optional<unsigned> array;
-    isl::union_map accesses = isl::union_map::empty(scop.ctx);
-    isl::union_map writes = isl::union_map::empty(scop.ctx);
     for (const std::string &name : kernel.statements)
       for (const Access &access : scop.findStatement(name)->accesses) {
         if (access.kind != Access::Kind::Read) {
@@ -281,6 +265,33 @@ private:
             array = access.array;
         }
       }
+    return array;
+  }
+
+  /// The sizes of `shared`'s tile (of its array) from `box`, its padding
+  /// and bank conflicts; false (with the reason) when it does not fit in
+  /// shared memory.
+  bool sizeStepTile(const isl::fixed_box &box, SharedTile &shared) {
+    unsigned a = shared.array;
+    isl::multi_val size = box.size();
+    for (unsigned d = 0; d < size.size(); ++d)
+      shared.sizes.push_back(size.at(d).num_si());
+    unsigned eb = elementBytes(scop.arrays[a].type);
+    if (padTile(shared) * eb > kSharedBytes) {
+      kernel.sharedReason = "the footprint of a wavefront's tile does not "
+                            "fit in shared memory";
+      return false;
+    }
+    return true;
+  }
+
+  /// Stages the one array a wavefront's statement writes; the index of
+  /// its tile, or nothing (with the reason) when it cannot.
+  std::optional<unsigned> stageWritten(const isl::union_map &prefix,
+                                       const isl::set &tiles) {
+    std::optional<unsigned> array = onlyWrittenArray();
+    isl::union_map accesses = isl::union_map::empty(scop.ctx);
+    isl::union_map writes = isl::union_map::empty(scop.ctx);
     if (!array) {
       kernel.sharedReason = "a wavefront's tile writes more than one array";
       return std::nullopt;
@@ -313,23 +324,8 @@ private:
     }
     SharedTile shared;
     shared.array = a;
-    isl::multi_val size = box.size();
-    for (unsigned d = 0; d < size.size(); ++d)
-      shared.sizes.push_back(size.at(d).num_si());
-    unsigned eb = elementBytes(scop.arrays[a].type);
-    std::vector<ThreadStep> steps = threadSteps(a, shared);
-    std::vector<unsigned> totals;
-    shared.padding = choosePadding(shared.sizes, eb, steps, &totals);
-    shared.conflicts = totals[shared.padding];
-    shared.conflictsUnpadded = totals[0];
-    long elements = shared.sizes.back() + shared.padding;
-    for (size_t d = 0; d + 1 < shared.sizes.size(); ++d)
-      elements *= shared.sizes[d];
-    if (elements * eb > kSharedBytes) {
-      kernel.sharedReason = "the footprint of a wavefront's tile does not "
-                            "fit in shared memory";
+    if (!sizeStepTile(box, shared))
       return std::nullopt;
-    }
     unsigned index = kernel.sharedTiles.size();
     const std::string &name = scop.arrays[a].name;
     shared.variable = "polycuda_" + name + "_shared";
@@ -570,14 +566,7 @@ private:
         narrow.push_back(scop.arrays[a].name);
         continue;
       }
-      std::vector<ThreadStep> steps = threadSteps(a, shared);
-      std::vector<unsigned> totals;
-      shared.padding = choosePadding(shared.sizes, eb, steps, &totals);
-      shared.conflicts = totals[shared.padding];
-      shared.conflictsUnpadded = totals[0];
-      long elements = shared.sizes.back() + shared.padding;
-      for (size_t d = 0; d + 1 < shared.sizes.size(); ++d)
-        elements *= shared.sizes[d];
+      long elements = padTile(shared);
       if (bytes + elements * eb > kSharedBytes)
         continue;
       bytes += elements * eb;
@@ -610,6 +599,17 @@ private:
       return false;
     }
     kernel.sharedTileSize = tiled ? tileSize : 0;
+    graftCopies(node, offsets, copies, tiles, tiled);
+    return true;
+  }
+
+  /// Grafts the tiles' `offsets` and `copies` before `node` (promoteAt's),
+  /// then a barrier, and with `tiled` a barrier after it (the next tile's
+  /// copies wait until every thread is done); the kernel's device tree.
+  void graftCopies(isl::schedule_node node,
+                   const std::vector<isl::map> &offsets,
+                   const std::vector<isl::map> &copies, const isl::set &tiles,
+                   bool tiled) {
     for (const isl::map &map : offsets)
       node = node.graft_before(isl::schedule_node::from_extension(map));
     for (const isl::map &map : copies)
@@ -618,12 +618,26 @@ private:
     node = node.graft_before(barrier(
         tiled ? tiles : isl::set::universe(tiles.get_space()),
         kernel.addStatement(AddedOp::BlockBarrier, 0)));
-    // The next tile's copies must wait until every thread is done.
     if (tiled)
       node = node.graft_after(
           barrier(tiles, kernel.addStatement(AddedOp::BlockBarrier, 1)));
     kernel.deviceTree = node.get_schedule();
-    return true;
+  }
+
+  /// Pads the tile `shared` (its array and sizes set) against bank
+  /// conflicts over the threads' steps (choosePadding) and records the
+  /// conflicts; returns its elements, padding included.
+  long padTile(SharedTile &shared) {
+    unsigned eb = elementBytes(scop.arrays[shared.array].type);
+    std::vector<ThreadStep> steps = threadSteps(shared.array, shared);
+    std::vector<unsigned> totals;
+    shared.padding = choosePadding(shared.sizes, eb, steps, &totals);
+    shared.conflicts = totals[shared.padding];
+    shared.conflictsUnpadded = totals[0];
+    long elements = shared.sizes.back() + shared.padding;
+    for (size_t d = 0; d + 1 < shared.sizes.size(); ++d)
+      elements *= shared.sizes[d];
+    return elements;
   }
 
   /// The elements a block copies per tile: the box of its footprint (the

@@ -38,10 +38,6 @@ unsigned choosePadding(const std::vector<long> &sizes, unsigned elementBytes,
                        const std::vector<ThreadStep> &steps,
                        std::vector<unsigned> *totals = nullptr);
 
-/// The mark of `kernel` in the tree below `node`, or null.
-isl::schedule_node findKernelMark(const isl::schedule_node &node,
-                                  const Kernel &kernel);
-
 /// For each kernel with one or two mapped members: arrays the kernel only
 /// reads, with reuse across the threads of a block, are copied into shared
 /// arrays, per tile of the member after the mapped ones if the band has one

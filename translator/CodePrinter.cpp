@@ -617,6 +617,57 @@ std::optional<long> unrolledBodies(const isl::ast_node &node) {
   return 1;
 }
 
+/// Prints `loop` (iterator `name`) unrolled: one copy per value it may
+/// take below an unroll mark, with its iterator a constant.
+void AstPrinter::printUnrolledLoop(const isl::ast_node_for &loop,
+                                   const std::string &name, int indent,
+                                   std::ostream &os) const {
+  isl::ast_expr init = loop.init();
+  isl::ast_node body = loop.body();
+  long extent = unrollExtents[unrolled.size()];
+  std::string lower = printExpr(init);
+  std::string inc = printExpr(loop.inc());
+  std::string cond = loop.is_degenerate() ? "" : printBare(loop.cond());
+  // The copy's guard: where the loop's bounds admit its value. A full
+  // tile's copies have none: there the loop runs 0, ..., extent - 1,
+  // which its bounds (with no other unrolled iterator in them) say where
+  // `init <= 0` and its condition holds at extent - 1.
+  std::string runs;
+  if (unrollFull) {
+    bool independent = true;
+    for (const auto &[outer, e] : unrolled)
+      independent &= !mentions(lower, outer) && !mentions(cond, outer);
+    if (loop.is_degenerate() || inc != "1" || !independent)
+      fullPossible = false;
+    else
+      fullConditions.insert("(" + lower + " <= 0) && (" +
+                            substituted(cond, name,
+                                        std::to_string(extent - 1)) +
+                            ")");
+  } else if (loop.is_degenerate()) {
+    runs = "(" + name + " == " + lower + ")";
+  } else {
+    runs = "(" + name + " >= " + lower + ") && (" + cond + ")";
+    if (inc != "1")
+      runs += " && ((" + name + " - " + lower + ") % " + inc + " == 0)";
+  }
+  unrolled.push_back({name, extent});
+  for (long value = 0; value < extent; ++value) {
+    os << indentBy(indent) << "{\n"
+       << indentBy(indent + 1) << "const " << kIndexType << " " << name
+       << " = " << value << ";\n";
+    if (runs.empty()) {
+      print(body, indent + 1, os);
+    } else {
+      os << indentBy(indent + 1) << "if (" << runs << ") {\n";
+      print(body, indent + 2, os);
+      os << indentBy(indent + 1) << "}\n";
+    }
+    os << indentBy(indent) << "}\n";
+  }
+  unrolled.pop_back();
+}
+
 void AstPrinter::printFor(const isl::ast_node &node, int indent,
                           std::ostream &os) const {
   isl::ast_node_for loop = node.as<isl::ast_node_for>();
@@ -624,49 +675,7 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
   isl::ast_expr init = loop.init();
   isl::ast_node body = loop.body();
   if (unrolled.size() < unrollExtents.size()) {
-    // One copy per value the loop may take, with its iterator a constant.
-    long extent = unrollExtents[unrolled.size()];
-    std::string lower = printExpr(init);
-    std::string inc = printExpr(loop.inc());
-    std::string cond = loop.is_degenerate() ? "" : printBare(loop.cond());
-    // The copy's guard: where the loop's bounds admit its value. A full
-    // tile's copies have none: there the loop runs 0, ..., extent - 1,
-    // which its bounds (with no other unrolled iterator in them) say where
-    // `init <= 0` and its condition holds at extent - 1.
-    std::string runs;
-    if (unrollFull) {
-      bool independent = true;
-      for (const auto &[outer, e] : unrolled)
-        independent &= !mentions(lower, outer) && !mentions(cond, outer);
-      if (loop.is_degenerate() || inc != "1" || !independent)
-        fullPossible = false;
-      else
-        fullConditions.insert("(" + lower + " <= 0) && (" +
-                              substituted(cond, name,
-                                          std::to_string(extent - 1)) +
-                              ")");
-    } else if (loop.is_degenerate()) {
-      runs = "(" + name + " == " + lower + ")";
-    } else {
-      runs = "(" + name + " >= " + lower + ") && (" + cond + ")";
-      if (inc != "1")
-        runs += " && ((" + name + " - " + lower + ") % " + inc + " == 0)";
-    }
-    unrolled.push_back({name, extent});
-    for (long value = 0; value < extent; ++value) {
-      os << indentBy(indent) << "{\n"
-         << indentBy(indent + 1) << "const " << kIndexType << " " << name
-         << " = " << value << ";\n";
-      if (runs.empty()) {
-        print(body, indent + 1, os);
-      } else {
-        os << indentBy(indent + 1) << "if (" << runs << ") {\n";
-        print(body, indent + 2, os);
-        os << indentBy(indent + 1) << "}\n";
-      }
-      os << indentBy(indent) << "}\n";
-    }
-    unrolled.pop_back();
+    printUnrolledLoop(loop, name, indent, os);
     return;
   }
   if (loop.is_degenerate()) {

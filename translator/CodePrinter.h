@@ -132,6 +132,9 @@ public:
   void print(const isl::ast_node &node, int indent, std::ostream &os) const;
   /// Prints a for node (also used by mark callbacks).
   void printFor(const isl::ast_node &node, int indent, std::ostream &os) const;
+  void printUnrolledLoop(const isl::ast_node_for &loop,
+                         const std::string &name, int indent,
+                         std::ostream &os) const;
   /// Printed before each loop whose iterations, with those of the loops
   /// inside it, are known at translation time and few (kUnrollBodies).
   void setUnrollPragma(const std::string &pragma) { unrollPragma = pragma; }
