@@ -77,4 +77,18 @@ isl::schedule_node findKernelMark(const isl::schedule_node &node,
   return isl::schedule_node();
 }
 
+std::vector<isl::ast_node> topLevelParts(const isl::ast_node &host) {
+  std::vector<isl::ast_node> parts;
+  if (host.is_null())
+    return parts;
+  if (host.isa<isl::ast_node_block>()) {
+    isl::ast_node_list children = host.as<isl::ast_node_block>().children();
+    for (unsigned i = 0; i < children.size(); ++i)
+      parts.push_back(children.at(i));
+  } else {
+    parts.push_back(host);
+  }
+  return parts;
+}
+
 } // namespace polycuda::polyhedral

@@ -542,6 +542,25 @@ struct Transfer {
   TransferMethod method = TransferMethod::Auto;
 };
 
+/// Where the host code of a scop does its transfers (placeTransfers), in
+/// terms of the top-level parts of its host AST (topLevelParts). Each
+/// list holds indices into GpuProgram::transfers, in their order.
+struct TransferPlacement {
+  /// Per part, and one entry after the last: the copies to the device
+  /// just before the part, the first whose kernels use the array (so that
+  /// the host's share of later copies overlaps the kernels before them);
+  /// after the last part, those of arrays no kernel uses.
+  std::vector<std::vector<unsigned>> copyInBefore;
+  /// Per part: the arrays copied back whose last writer is this part,
+  /// not the last one; each is marked written after it, and its copy to
+  /// the host waits for the kernels up to the mark only (3mm's F and E,
+  /// copied while G is computed).
+  std::vector<std::vector<unsigned>> markWrittenAfter;
+  /// The copies to the host, after every kernel was launched, in the
+  /// order of their arrays' last writers.
+  std::vector<unsigned> copyOutOrder;
+};
+
 /// An outermost host loop of the program and whether its launches run as
 /// one persistent kernel (CUDA, `--persistent`; see Persistent.h): one
 /// cooperative launch whose blocks run the host loop themselves, each
@@ -597,6 +616,7 @@ struct GpuProgram {
   /// built in place.
   std::deque<Kernel> kernels;
   std::vector<Transfer> transfers;
+  TransferPlacement placement;
   /// Small arrays that the scop only reads and some kernels read the same
   /// element of in every thread of a block (a stencil's weights): a copy
   /// of their first `elements` elements, in the array's order, lives in
@@ -640,6 +660,10 @@ struct GpuProgram {
   /// other id. A launch in the host AST calls its kernel's mark id.
   const Kernel *kernelOf(const isl::id &mark) const;
 };
+
+/// The host AST's top-level parts, in order: the children of its block, or
+/// the AST itself (none when it is null).
+std::vector<isl::ast_node> topLevelParts(const isl::ast_node &host);
 
 /// The mark of `kernel` in the tree below `node`, or null.
 isl::schedule_node findKernelMark(const isl::schedule_node &node,

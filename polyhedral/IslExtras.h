@@ -131,6 +131,13 @@ isl::ast_node buildAstFromSchedule(const isl::set &context,
 isl::ast_expr buildExprFromSet(const isl::set &set);
 isl::ast_expr buildExprFromParams(const isl::set &context,
                                   const isl::pw_aff &pa);
+/// Calls `fn` on `node` and on its descendants, each before its children
+/// (isl_ast_node_foreach_descendant_top_down); the children of a node for
+/// which `fn` returns false are skipped.
+void forEachAstNode(const isl::ast_node &node,
+                    const std::function<bool(const isl::ast_node &)> &fn);
+/// The function of a user node's call expression `name(args...)`.
+isl::id callId(const isl::ast_expr &call);
 /// A user node `fn(args...)`.
 isl::ast_node makeCallNode(const isl::id &fn,
                            const std::vector<isl::ast_expr> &args);

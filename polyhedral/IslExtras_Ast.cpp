@@ -233,4 +233,19 @@ isl::ast_node makeCallNode(const isl::id &fn,
       isl_ast_expr_call(isl_ast_expr_from_id(fn.copy()), list)));
 }
 
+void forEachAstNode(const isl::ast_node &node,
+                    const std::function<bool(const isl::ast_node &)> &fn) {
+  auto visit = [](isl_ast_node *child, void *user) -> isl_bool {
+    auto &fn =
+        *static_cast<const std::function<bool(const isl::ast_node &)> *>(user);
+    return fn(isl::manage_copy(child)) ? isl_bool_true : isl_bool_false;
+  };
+  isl_ast_node_foreach_descendant_top_down(
+      node.get(), visit, const_cast<void *>(static_cast<const void *>(&fn)));
+}
+
+isl::id callId(const isl::ast_expr &call) {
+  return call.as<isl::ast_expr_op>().arg(0).as<isl::ast_expr_id>().id();
+}
+
 } // namespace polycuda::polyhedral

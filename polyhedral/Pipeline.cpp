@@ -269,6 +269,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
       throw AstBudgetExceeded();
     }
   });
+  runStage("placement", scop.loc, options,
+           [&] { placeTransfers(program); });
   dump(options, "ast", [&] {
     std::string text = "host:\n" + program.host.to_C_str();
     for (const Kernel &kernel : program.kernels)

@@ -398,4 +398,74 @@ bool parseTransferMethod(const std::string &name, TransferMethod &method) {
   return false;
 }
 
+namespace {
+
+/// Marks in `used` the arrays that the kernels launched below `node` use,
+/// and in `written` those they write.
+void collectKernelArrays(const GpuProgram &program, const isl::ast_node &node,
+                         std::vector<bool> &used, std::vector<bool> &written) {
+  forEachAstNode(node, [&](const isl::ast_node &child) {
+    if (!child.isa<isl::ast_node_user>())
+      return true;
+    // Host statements touch only the user's scalars (GpuMapping.h).
+    const Kernel *kernel =
+        program.kernelOf(callId(child.as<isl::ast_node_user>().expr()));
+    if (!kernel)
+      return false;
+    for (unsigned a : kernel->arrays) {
+      used[a] = true;
+      written[a] = written[a] || kernel->writes(*program.scop, a);
+    }
+    return false;
+  });
+}
+
+} // namespace
+
+void placeTransfers(GpuProgram &program) {
+  const Scop &scop = *program.scop;
+  std::vector<isl::ast_node> parts = topLevelParts(program.host);
+  size_t n = program.transfers.size();
+  TransferPlacement &place = program.placement;
+  place = TransferPlacement();
+  place.copyInBefore.resize(parts.size() + 1);
+  place.markWrittenAfter.resize(parts.size());
+  std::vector<bool> copiedIn(n, false);
+  std::vector<size_t> lastWriter(n, parts.size());
+  for (size_t p = 0; p < parts.size(); ++p) {
+    std::vector<bool> used(scop.arrays.size(), false);
+    std::vector<bool> written(scop.arrays.size(), false);
+    collectKernelArrays(program, parts[p], used, written);
+    for (unsigned i = 0; i < n; ++i) {
+      const Transfer &t = program.transfers[i];
+      if (t.toDevice && !copiedIn[i] && used[t.array]) {
+        copiedIn[i] = true;
+        place.copyInBefore[p].push_back(i);
+      }
+      if (written[t.array])
+        lastWriter[i] = p;
+    }
+  }
+  for (unsigned i = 0; i < n; ++i)
+    if (program.transfers[i].toDevice && !copiedIn[i])
+      place.copyInBefore.back().push_back(i);
+  // An array written last before the last part is marked written there.
+  auto marked = [&](unsigned i) {
+    const Transfer &t = program.transfers[i];
+    return t.toHost && scop.arrays[t.array].rank() > 0 &&
+           lastWriter[i] + 1 < parts.size();
+  };
+  for (unsigned i = 0; i < n; ++i) {
+    if (marked(i))
+      place.markWrittenAfter[lastWriter[i]].push_back(i);
+    if (program.transfers[i].toHost)
+      place.copyOutOrder.push_back(i);
+  }
+  std::stable_sort(place.copyOutOrder.begin(), place.copyOutOrder.end(),
+                   [&](unsigned a, unsigned b) {
+                     return (marked(a) ? lastWriter[a] : parts.size()) <
+                            (marked(b) ? lastWriter[b] : parts.size());
+                   });
+}
+
 } // namespace polycuda::polyhedral

@@ -24,6 +24,11 @@ void computeTransfers(GpuProgram &program,
                       TransferMethod method = TransferMethod::Auto,
                       bool exact = true, bool bands = true);
 
+/// Fills `program.placement` from its host AST (`program.host`): where
+/// the host code copies each transfer in, marks arrays written and in
+/// which order it copies them out (TransferPlacement).
+void placeTransfers(GpuProgram &program);
+
 /// "auto", "plain" or "staged".
 const char *transferMethodName(TransferMethod method);
 /// Reads a name of transferMethodName; false if `name` is none of them.

@@ -13,7 +13,9 @@
 
 namespace polycuda::translator {
 
+using polyhedral::callId;
 using polyhedral::Expr;
+using polyhedral::forEachAstNode;
 
 std::string helperDefinitions(const std::string &q) {
   std::ostringstream os;
@@ -155,21 +157,6 @@ static std::string printBare(const isl::ast_expr &expr) {
       return text;
   }
   return text.substr(1, text.size() - 2);
-}
-
-void forEachAstNode(const isl::ast_node &node,
-                    const std::function<bool(const isl::ast_node &)> &fn) {
-  auto visit = [](isl_ast_node *child, void *user) -> isl_bool {
-    auto &fn =
-        *static_cast<const std::function<bool(const isl::ast_node &)> *>(user);
-    return fn(isl::manage_copy(child)) ? isl_bool_true : isl_bool_false;
-  };
-  isl_ast_node_foreach_descendant_top_down(
-      node.get(), visit, const_cast<void *>(static_cast<const void *>(&fn)));
-}
-
-isl::id callId(const isl::ast_expr &call) {
-  return call.as<isl::ast_expr_op>().arg(0).as<isl::ast_expr_id>().id();
 }
 
 std::string callName(const isl::ast_expr &call) { return callId(call).name(); }

@@ -8,6 +8,7 @@
 #ifndef POLYCUDA_TRANSLATOR_CODEPRINTER_H
 #define POLYCUDA_TRANSLATOR_CODEPRINTER_H
 
+#include "IslExtras.h"
 #include "Scop.h"
 
 #include <functional>
@@ -179,15 +180,8 @@ private:
                std::ostream &os) const;
 };
 
-/// Calls `fn` on `node` and on its descendants, each before its children
-/// (isl_ast_node_foreach_descendant_top_down); the children of a node for
-/// which `fn` returns false are skipped.
-void forEachAstNode(const isl::ast_node &node,
-                    const std::function<bool(const isl::ast_node &)> &fn);
-
-/// The function of a user node's call expression `name(args...)`, its
-/// name and its arguments.
-isl::id callId(const isl::ast_expr &call);
+/// The name of a user node's call expression `name(args...)` and its
+/// arguments (its function: callId, IslExtras.h).
 std::string callName(const isl::ast_expr &call);
 std::vector<isl::ast_expr> callArgs(const isl::ast_expr &call);
 

@@ -312,83 +312,66 @@ void printHostBlockSetup(const GpuProgram &program, unsigned region,
   }
 }
 
-/// Adds to `used` the arrays that the kernels launched under `node` access,
-/// and to `written` those that they write.
-void collectKernelArrays(const GpuProgram &program, const isl::ast_node &node,
-                         std::vector<bool> &used, std::vector<bool> &written) {
-  forEachAstNode(node, [&](const isl::ast_node &child) {
-    if (!child.isa<isl::ast_node_user>())
-      return true;
-    // Host statements touch only the user's scalars (GpuMapping.h).
-    const Kernel *kernel =
-        program.kernelOf(callId(child.as<isl::ast_node_user>().expr()));
-    if (!kernel)
-      return false;
-    for (unsigned a : kernel->arrays) {
-      used[a] = true;
-      written[a] = written[a] || kernel->writes(*program.scop, a);
-    }
-    return false;
-  });
-}
-
-/// The host AST's top-level parts, in order: the children of its block, or
-/// the AST itself.
-std::vector<isl::ast_node> topLevelParts(const isl::ast_node &host) {
-  std::vector<isl::ast_node> parts;
-  if (host.isa<isl::ast_node_block>()) {
-    isl::ast_node_list children = host.as<isl::ast_node_block>().children();
-    for (unsigned i = 0; i < children.size(); ++i)
-      parts.push_back(children.at(i));
-  } else {
-    parts.push_back(host);
-  }
-  return parts;
-}
-
 /// The host block of one scop: in place of the scop in the user's function,
 /// or (`launcher`) as the body of the function that the host file calls,
 /// whose arguments are named like the scop's parameters and variables (see
 /// launcherArguments).
+/// The copy to the device of transfer `t`, and of its constant memory
+/// copy where it has one: its elements, or fewer where the device array
+/// holds fewer (the parameters' values leave elements unread).
+void printCopyIn(const GpuProgram &program, const Transfer &t,
+                 const GpuTarget &target, bool launcher,
+                 const std::string &where, std::ostream &os) {
+  const Scop &scop = *program.scop;
+  os << indentLines(target.copyBox(
+            boxCopy(program, t, t.in, launcher, where), true))
+     << "\n";
+  const GpuProgram::ConstantArray *constant = program.findConstant(t.array);
+  if (!constant || !target.hasConstantVariables())
+    return;
+  const Array &array = scop.arrays[t.array];
+  std::string held = allocatedElements(scop, t);
+  std::string count = "((" + held + ") < " +
+                      std::to_string(constant->elements) + " ? (" + held +
+                      ") : " + std::to_string(constant->elements) + ")";
+  os << "  "
+     << target.copyToConstant(constantVariable(scop, array),
+                              program.names.devicePrefix + array.name,
+                              std::string("sizeof(") + spell(array.type) +
+                                  ") * (size_t)" + count,
+                              where)
+     << "\n";
+}
+
+/// The end of a host block: the copies to the host, the release of every
+/// device array and the end of the scop (TransferPlacement's order).
+void printHostBlockEnd(const GpuProgram &program, const GpuTarget &target,
+                       bool launcher, const std::string &where,
+                       std::ostream &os) {
+  const Scop &scop = *program.scop;
+  for (unsigned i : program.placement.copyOutOrder) {
+    const Transfer &t = program.transfers[i];
+    os << indentLines(target.copyBox(
+              boxCopy(program, t, t.out, launcher, where), false))
+       << "\n";
+  }
+  const std::string &dev = program.names.devicePrefix;
+  for (const Transfer &t : program.transfers)
+    os << "  " << target.release(dev + scop.arrays[t.array].name, where) << "\n";
+  std::string end = target.endScop(where);
+  if (!end.empty())
+    os << "  " << end << "\n";
+  if (!launcher)
+    os << parameterEpilogue(scop);
+  os << "}\n";
+}
+
 std::string printHostBlock(const GpuProgram &program, unsigned region,
                            const GpuTarget &target, bool launcher) {
   const Scop &scop = *program.scop;
   std::string where = quote(scop.loc.str());
   std::ostringstream os;
   printHostBlockSetup(program, region, target, launcher, where, os);
-  // Each copy to the device comes just before the first top-level part of
-  // the host code whose kernels use the array, so that the host's share of
-  // later copies (packing) overlaps the kernels launched before them.
-  std::vector<bool> copiedIn(program.transfers.size(), false);
-  auto copyIn = [&](const std::vector<bool> &used) {
-    for (size_t i = 0; i < program.transfers.size(); ++i) {
-      const Transfer &t = program.transfers[i];
-      if (!t.toDevice || copiedIn[i] || !used[t.array])
-        continue;
-      copiedIn[i] = true;
-      os << indentLines(target.copyBox(
-                boxCopy(program, t, t.in, launcher, where), true))
-         << "\n";
-      // The constant memory copy: its elements, or fewer where the device
-      // array holds fewer (the parameters' values leave elements unread).
-      if (const GpuProgram::ConstantArray *constant =
-              program.findConstant(t.array);
-          constant && target.hasConstantVariables()) {
-        const Array &array = scop.arrays[t.array];
-        std::string held = allocatedElements(scop, t);
-        std::string count = "((" + held + ") < " +
-                            std::to_string(constant->elements) + " ? (" + held +
-                            ") : " + std::to_string(constant->elements) + ")";
-        os << "  "
-           << target.copyToConstant(constantVariable(scop, array),
-                                    program.names.devicePrefix + array.name,
-                                    std::string("sizeof(") + spell(array.type) +
-                                        ") * (size_t)" + count,
-                                    where)
-           << "\n";
-      }
-    }
-  };
   AstPrinter launches(
       [&](const isl::ast_expr &call, int indent, std::ostream &out) {
         printLaunchNode(program, region, target, where, launcher, call,
@@ -410,64 +393,24 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
         return true;
       });
   std::vector<isl::ast_node> parts = topLevelParts(program.host);
-  std::vector<std::vector<bool>> used, written;
-  for (const isl::ast_node &part : parts) {
-    used.emplace_back(scop.arrays.size(), false);
-    written.emplace_back(scop.arrays.size(), false);
-    collectKernelArrays(program, part, used.back(), written.back());
-  }
-  // Every copy to the host comes at the end, once all kernels are
-  // launched, in the order of their arrays' last writers. An array whose
-  // last writer is in a part before the last is marked written after that
-  // part: its copy waits for the kernels up to the mark only, and overlaps
-  // the later ones (3mm's F and E, copied while G is computed).
-  std::vector<size_t> lastWriter(program.transfers.size(), parts.size());
-  for (size_t i = 0; i < program.transfers.size(); ++i)
-    for (size_t p = 0; p < parts.size(); ++p)
-      if (written[p][program.transfers[i].array])
-        lastWriter[i] = p;
-  auto marked = [&](size_t i) {
-    const Transfer &t = program.transfers[i];
-    return t.toHost && scop.arrays[t.array].rank() > 0 &&
-           lastWriter[i] + 1 < parts.size();
-  };
-  const std::string dev = program.names.devicePrefix;
-  for (size_t p = 0; p < parts.size(); ++p) {
-    copyIn(used[p]);
+  const TransferPlacement &place = program.placement;
+  POLYCUDA_CHECK(place.copyInBefore.size() == parts.size() + 1)
+      << "transfers not placed (placeTransfers) for the scop at " << where;
+  const std::string &dev = program.names.devicePrefix;
+  for (size_t p = 0; p <= parts.size(); ++p) {
+    for (unsigned i : place.copyInBefore[p])
+      printCopyIn(program, program.transfers[i], target, launcher, where, os);
+    if (p == parts.size())
+      break;
     printer.print(parts[p], 1, os);
-    for (size_t i = 0; i < program.transfers.size(); ++i) {
-      if (!marked(i) || lastWriter[i] != p)
-        continue;
+    for (unsigned i : place.markWrittenAfter[p]) {
       std::string mark = target.markWritten(
           dev + scop.arrays[program.transfers[i].array].name, where);
       if (!mark.empty())
         os << "  " << mark << "\n";
     }
   }
-  // Arrays that no kernel uses but that are copied back.
-  copyIn(std::vector<bool>(scop.arrays.size(), true));
-  std::vector<size_t> out;
-  for (size_t i = 0; i < program.transfers.size(); ++i)
-    if (program.transfers[i].toHost)
-      out.push_back(i);
-  std::stable_sort(out.begin(), out.end(), [&](size_t a, size_t b) {
-    return (marked(a) ? lastWriter[a] : parts.size()) <
-           (marked(b) ? lastWriter[b] : parts.size());
-  });
-  for (size_t i : out) {
-    const Transfer &t = program.transfers[i];
-    os << indentLines(target.copyBox(
-              boxCopy(program, t, t.out, launcher, where), false))
-       << "\n";
-  }
-  for (const Transfer &t : program.transfers)
-    os << "  " << target.release(dev + scop.arrays[t.array].name, where) << "\n";
-  std::string end = target.endScop(where);
-  if (!end.empty())
-    os << "  " << end << "\n";
-  if (!launcher)
-    os << parameterEpilogue(scop);
-  os << "}\n";
+  printHostBlockEnd(program, target, launcher, where, os);
   return os.str();
 }
 

@@ -240,50 +240,28 @@ void printSchedule(const json::Object &scop, const ReportOptions &options,
 
 /// A kernel's threads: the grid, the block and the loops mapped to them, or
 /// the dependences that keep it on one thread.
-void printKernelThreads(const json::Object &k, const json::Array &deps,
-                        std::ostream &os) {
-  const json::Array &mapped = *k.getArray("mapped");
-  if (mapped.empty()) {
-    os << "  one thread (no parallel loop)";
-    const json::Array &why = *k.getArray("sequential_because");
-    if (!why.empty())
-      os << ", because of:";
-    os << "\n";
-    for (const json::Value &id : why)
-      os << "    " << depRef(deps, *id.getAsInteger()) << "\n";
-    return;
+/// "the tile of the mapped loops", or a register tile's points per block.
+std::string blockTile(const json::Object &k) {
+  const json::Object *registers = k.getObject("register_tile");
+  if (!registers)
+    return "the tile of the mapped loops";
+  const json::Array &points = *registers->getArray("points");
+  const json::Array &block = *k.getArray("block");
+  std::string sizes;
+  bool tiled = false;
+  for (size_t d = 0; d < points.size() && d < block.size(); ++d) {
+    int64_t p = points[d].getAsInteger().getValueOr(1);
+    tiled |= p > 1;
+    sizes += (d ? " x " : "") +
+             std::to_string(p * block[d].getAsInteger().getValueOr(1));
   }
-  std::string tile = "the tile of the mapped loops";
-  if (const json::Object *registers = k.getObject("register_tile")) {
-    const json::Array &points = *registers->getArray("points");
-    const json::Array &block = *k.getArray("block");
-    std::string sizes;
-    bool tiled = false;
-    for (size_t d = 0; d < points.size() && d < block.size(); ++d) {
-      int64_t p = points[d].getAsInteger().getValueOr(1);
-      tiled |= p > 1;
-      sizes += (d ? " x " : "") +
-               std::to_string(p * block[d].getAsInteger().getValueOr(1));
-    }
-    if (tiled)
-      tile = "tiles of " + sizes + " points";
-  }
-  os << "  grid (" << list(k.getArray("grid")) << "), block ("
-     << list(k.getArray("block")) << ") = " << tile << ", "
-     << "thread order " << str(k.get("thread_order"));
-  const json::Object &order = *k.getObject("thread_order_detail");
-  if (llvm::Optional<int64_t> w = order.getInteger("width"))
-    os << " (columns of " << *w << " elements = "
-       << *order.getInteger("width_blocks") << " block(s) along x"
-       << (*order.getBoolean("zigzag") ? ", zigzag" : "")
-       << "; blockIdx.x runs inside a column, blockIdx.y over the columns)";
-  // The default order needs no explanation; a chosen one (or one asked
-  // for but not possible) does.
-  if (!*order.getBoolean("default"))
-    os << "\n    why: " << str(order.get("reason"));
-  os << "\n";
-  if (const json::Object *sizing = k.getObject("block_size_detail"))
-    os << "    block: " << str(sizing->get("reason")) << "\n";
+  return tiled ? "tiles of " + sizes + " points"
+               : "the tile of the mapped loops";
+}
+
+/// The lines of a mapped kernel's register tile, tiled wavefront and
+/// reduction, where it has them.
+void printKernelTiles(const json::Object &k, std::ostream &os) {
   if (const json::Object *tile = k.getObject("register_tile")) {
     bool tiled = false;
     for (const json::Value &points : *tile->getArray("points"))
@@ -299,16 +277,20 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
   }
   if (const json::Object *tile = k.getObject("wavefront_tile"))
     os << "    tiled wavefront: " << str(tile->get("why")) << "\n";
-  const json::Object *reduction = k.getObject("reduction");
-  if (reduction)
+  if (const json::Object *reduction = k.getObject("reduction"))
     os << "    reduction: " << str(reduction->get("statement")) << " "
        << str(reduction->get("array")) << " (" << str(reduction->get("operation"))
        << ") over loop " << str(reduction->get("loop")) << ", "
        << str(reduction->get("lanes")) << " lanes along "
        << str(reduction->get("hardware")) << ": " << str(reduction->get("why"))
        << "\n";
-  bool column = order.getInteger("width").hasValue();
-  for (const json::Value &mv : mapped) {
+}
+
+/// One line per mapped loop of kernel `k`: the block and thread index it
+/// runs on (`column`: in column order).
+void printMappedLoops(const json::Object &k, bool column, std::ostream &os) {
+  const json::Object *reduction = k.getObject("reduction");
+  for (const json::Value &mv : *k.getArray("mapped")) {
     const json::Object &m = *mv.getAsObject();
     std::string hw = str(m.get("hardware"));
     if (reduction && m.getInteger("member") == reduction->getInteger("member")) {
@@ -327,6 +309,39 @@ void printKernelThreads(const json::Object &k, const json::Array &deps,
        << " (block " << str(m.get("block_size")) << ", "
        << str(m.get("extent")) << " iterations per launch)\n";
   }
+}
+
+void printKernelThreads(const json::Object &k, const json::Array &deps,
+                        std::ostream &os) {
+  const json::Array &mapped = *k.getArray("mapped");
+  if (mapped.empty()) {
+    os << "  one thread (no parallel loop)";
+    const json::Array &why = *k.getArray("sequential_because");
+    if (!why.empty())
+      os << ", because of:";
+    os << "\n";
+    for (const json::Value &id : why)
+      os << "    " << depRef(deps, *id.getAsInteger()) << "\n";
+    return;
+  }
+  os << "  grid (" << list(k.getArray("grid")) << "), block ("
+     << list(k.getArray("block")) << ") = " << blockTile(k) << ", "
+     << "thread order " << str(k.get("thread_order"));
+  const json::Object &order = *k.getObject("thread_order_detail");
+  if (llvm::Optional<int64_t> w = order.getInteger("width"))
+    os << " (columns of " << *w << " elements = "
+       << *order.getInteger("width_blocks") << " block(s) along x"
+       << (*order.getBoolean("zigzag") ? ", zigzag" : "")
+       << "; blockIdx.x runs inside a column, blockIdx.y over the columns)";
+  // The default order needs no explanation; a chosen one (or one asked
+  // for but not possible) does.
+  if (!*order.getBoolean("default"))
+    os << "\n    why: " << str(order.get("reason"));
+  os << "\n";
+  if (const json::Object *sizing = k.getObject("block_size_detail"))
+    os << "    block: " << str(sizing->get("reason")) << "\n";
+  printKernelTiles(k, os);
+  printMappedLoops(k, order.getInteger("width").hasValue(), os);
 }
 
 void printKernel(const json::Object &k, const json::Array &deps,

@@ -11,10 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "IslExtras.h"
+#include "Transfers.h"
 #include "Translation.h"
 
 #include "../polyhedral/IslTestSupport.h"
 
+#include <algorithm>
 #include <map>
 
 namespace polycuda::test {
@@ -303,6 +305,39 @@ TEST_F(TransfersTest, ThreeMmMarksEachArrayWrittenAfterItsLastWriter) {
   EXPECT_LT(outE, outG);
   EXPECT_EQ(std::string::npos,
             translation.text.find("polycuda_cuda_mark_written(dev_G"));
+}
+
+// The same decisions in the record that placeTransfers leaves for the host
+// printer (TransferPlacement), per top-level part of the host AST: the
+// printer only prints them.
+TEST_F(TransfersTest, ThreeMmPlacementIsARecord) {
+  translate("3mm.c");
+  polyhedral::GpuProgram &program = translation.regions.front().program;
+  auto names = [&](const std::vector<unsigned> &transfers) {
+    std::vector<std::string> result;
+    for (unsigned i : transfers)
+      result.push_back(scop().arrays[program.transfers[i].array].name);
+    return result;
+  };
+  const polyhedral::TransferPlacement &place = program.placement;
+  ASSERT_EQ(polyhedral::topLevelParts(program.host).size() + 1,
+            place.copyInBefore.size());
+  ASSERT_LE(3u, place.markWrittenAfter.size());
+  std::vector<std::string> in0 = names(place.copyInBefore[0]);
+  std::vector<std::string> in1 = names(place.copyInBefore[1]);
+  std::sort(in0.begin(), in0.end());
+  std::sort(in1.begin(), in1.end());
+  EXPECT_EQ((std::vector<std::string>{"C", "D"}), in0);
+  EXPECT_EQ((std::vector<std::string>{"A", "B"}), in1);
+  EXPECT_EQ(std::vector<std::string>{"F"}, names(place.markWrittenAfter[0]));
+  EXPECT_EQ(std::vector<std::string>{"E"}, names(place.markWrittenAfter[1]));
+  EXPECT_EQ((std::vector<std::string>{"F", "E", "G"}),
+            names(place.copyOutOrder));
+  // Placed again from the same host AST: the same record.
+  polyhedral::TransferPlacement before = place;
+  polyhedral::placeTransfers(program);
+  EXPECT_EQ(before.copyInBefore, program.placement.copyInBefore);
+  EXPECT_EQ(before.copyOutOrder, program.placement.copyOutOrder);
 }
 
 } // namespace
