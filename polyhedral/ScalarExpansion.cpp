@@ -543,6 +543,18 @@ void addCopyBack(Scop &scop, unsigned target, unsigned source,
 
 namespace {
 
+/// The elements of array `a` that `stmts` access, `{ A[e] }` (null when
+/// they access none).
+isl::set accessedElements(const std::vector<Statement *> &stmts, unsigned a) {
+  isl::set accessed;
+  for (const Statement *stmt : stmts)
+    for (const Access &access : stmt->accesses)
+      if (access.array == a)
+        accessed = accessed.is_null() ? access.relation.range()
+                                      : accessed.unite(access.relation.range());
+  return accessed;
+}
+
 /// The number of loops along which array `a` may be expanded to good
 /// effect (0: none): its accesses are affine, nothing of it is read before
 /// the scop writes it, its values stay within iterations of those loops,
@@ -561,6 +573,18 @@ unsigned arrayExpansionDepth(const Scop &scop, const Dependences &deps,
       namedSetSpace(scop.ctx, array.name, array.rank()));
   if (stmts.empty() || !affine || !liveIn.is_empty())
     return 0;
+  // Without a first extent (a pointer, `A[][M]`) the copy's is the largest
+  // index accessed, which must then be the elements 0, 1, ... of it.
+  if (!array.firstExtentKnown) {
+    isl::set accessed = accessedElements(stmts, a);
+    if (accessed.is_null())
+      return 0;
+    isl::pw_aff min = dimMin(accessed, 0);
+    if (!min.lt_set(constantOn(min.domain().get_space(), 0))
+             .intersect_params(scop.context)
+             .is_empty())
+      return 0;
+  }
   unsigned depth = expansionDepth(stmts, deps.flowByArray.at(a));
   // Only where it pays: every other dependence among the statements of
   // those loops stays within their iterations (they become parallel).
@@ -604,6 +628,13 @@ unsigned expandArray(Scop &scop, unsigned a,
   }
   const std::vector<isl::pw_aff> &extents = scop.arrays[a].extents;
   copy.extents.insert(copy.extents.end(), extents.begin(), extents.end());
+  if (!copy.firstExtentKnown) {
+    // (arrayExpansionDepth checked that the accessed indices are >= 0.)
+    isl::pw_aff max = dimMax(accessedElements(stmts, a), 0);
+    copy.extents[depth] = totalOn(
+        max.add(constantOn(max.domain().get_space(), 1)), scop.context);
+    copy.firstExtentKnown = true;
+  }
   unsigned id = scop.arrays.size();
   std::string name = scop.arrays[a].name, copyName = copy.name;
   scop.arrays.push_back(copy);
