@@ -68,7 +68,8 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
     // `polycuda_launch_<kernel>[s]`, its coordinates the host loops.
     isl::union_map launches = isl::union_map::empty(build.ctx());
     for (const isl::map &map : mapsOf(build.get_schedule()))
-      if (domainTupleName(map) == kLaunchGroupPrefix + name)
+      if (map.has_domain_tuple_id() &&
+          map.get_domain_tuple_id().get() == kernel.launchGroup.get())
         launches = launches.unite(isl::union_map(map));
     isl::map toPrefix = withoutTupleIds(launches.reverse().as_map());
     isl::pw_multi_aff prefix = toPrefix.as_pw_multi_aff();
@@ -425,8 +426,10 @@ isl::ast_node buildHostAst(const GpuProgram &program) {
   for (const Kernel &kernel : program.kernels)
     if (kernel.stepped()) {
       isl::pw_aff first = kernel.steps.firstLaunch;
-      isl::space space = namedSetSpace(
-          program.scop->ctx, kLaunchGroupPrefix + kernel.name, 1);
+      isl::space space = isl::manage(isl_space_set_tuple_id(
+          isl_space_set_alloc(isl::ctx(program.scop->ctx).get(), 0, 1),
+          isl_dim_set,
+          kernel.launchGroup.copy()));
       space = isl::manage(
           isl_space_align_params(space.release(), first.get_space().release()));
       isl::pw_aff s = variableOn(space, 0);

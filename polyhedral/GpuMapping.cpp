@@ -145,6 +145,8 @@ Kernel &Mapper::addKernel(const isl::union_set &instances, unsigned mapped) {
   recordStatements(kernel, instances);
   kernel.name = uniqueName(kernel.statements);
   kernel.mark = isl::id(scop.ctx, kernel.name, KernelMark{kernel.id});
+  kernel.launchGroup = isl::id(scop.ctx, kLaunchGroupPrefix + kernel.name,
+                               LaunchGroup{kernel.id});
   return kernel;
 }
 

@@ -237,6 +237,12 @@ struct KernelMark {
   unsigned kernel;
 };
 
+/// What the tuple id of a tiled wavefront's launches carries (Kernel::
+/// launchGroup): the kernel's position in GpuProgram::kernels.
+struct LaunchGroup {
+  unsigned kernel;
+};
+
 /// One added statement (AddedOp).
 struct AddedStatement {
   AddedOp op;
@@ -274,6 +280,10 @@ struct Kernel {
   std::string name;
   /// The id of the kernel's mark in the schedule tree (named `name`).
   isl::id mark;
+  /// The tuple id of its launches when it is stepped (a tiled wavefront:
+  /// the host loop's statement `polycuda_launch_<name>[s]`), carrying a
+  /// LaunchGroup: found by identity, not by its name.
+  isl::id launchGroup;
   /// Statement instances, `[params, c] -> { S[i] }`, with the enclosing host
   /// loop iterators c as parameters.
   isl::union_set domain;
