@@ -428,8 +428,7 @@ isl::ast_node buildHostAst(const GpuProgram &program) {
       isl::pw_aff first = kernel.steps.firstLaunch;
       isl::space space = isl::manage(isl_space_set_tuple_id(
           isl_space_set_alloc(isl::ctx(program.scop->ctx).get(), 0, 1),
-          isl_dim_set,
-          kernel.launchGroup.copy()));
+          isl_dim_set, kernel.launchGroup.copy()));
       space = isl::manage(
           isl_space_align_params(space.release(), first.get_space().release()));
       isl::pw_aff s = variableOn(space, 0);
