@@ -543,16 +543,12 @@ void addCopyBack(Scop &scop, unsigned target, unsigned source,
 
 namespace {
 
-/// The elements of array `a` that `stmts` access, `{ A[e] }` (null when
-/// they access none).
-isl::set accessedElements(const std::vector<Statement *> &stmts, unsigned a) {
-  isl::set accessed;
-  for (const Statement *stmt : stmts)
-    for (const Access &access : stmt->accesses)
-      if (access.array == a)
-        accessed = accessed.is_null() ? access.relation.range()
-                                      : accessed.unite(access.relation.range());
-  return accessed;
+/// The elements of array `a` that the scop accesses, `{ A[e] }`.
+isl::set accessedElements(const Scop &scop, unsigned a) {
+  const Array &array = scop.arrays[a];
+  return scop.accesses(true, true, true, a)
+      .range()
+      .extract_set(namedSetSpace(scop.ctx, array.name, array.rank()));
 }
 
 /// The number of loops along which array `a` may be expanded to good
@@ -576,10 +572,7 @@ unsigned arrayExpansionDepth(const Scop &scop, const Dependences &deps,
   // Without a first extent (a pointer, `A[][M]`) the copy's is the largest
   // index accessed, which must then be the elements 0, 1, ... of it.
   if (!array.firstExtentKnown) {
-    isl::set accessed = accessedElements(stmts, a);
-    if (accessed.is_null())
-      return 0;
-    isl::pw_aff min = dimMin(accessed, 0);
+    isl::pw_aff min = dimMin(accessedElements(scop, a), 0);
     if (!min.lt_set(constantOn(min.domain().get_space(), 0))
              .intersect_params(scop.context)
              .is_empty())
@@ -630,7 +623,7 @@ unsigned expandArray(Scop &scop, unsigned a,
   copy.extents.insert(copy.extents.end(), extents.begin(), extents.end());
   if (!copy.firstExtentKnown) {
     // (arrayExpansionDepth checked that the accessed indices are >= 0.)
-    isl::pw_aff max = dimMax(accessedElements(stmts, a), 0);
+    isl::pw_aff max = dimMax(accessedElements(scop, a), 0);
     copy.extents[depth] = totalOn(
         max.add(constantOn(max.domain().get_space(), 1)), scop.context);
     copy.firstExtentKnown = true;

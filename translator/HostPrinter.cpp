@@ -312,10 +312,6 @@ void printHostBlockSetup(const GpuProgram &program, unsigned region,
   }
 }
 
-/// The host block of one scop: in place of the scop in the user's function,
-/// or (`launcher`) as the body of the function that the host file calls,
-/// whose arguments are named like the scop's parameters and variables (see
-/// launcherArguments).
 /// The copy to the device of transfer `t`, and of its constant memory
 /// copy where it has one: its elements, or fewer where the device array
 /// holds fewer (the parameters' values leave elements unread).
@@ -366,6 +362,10 @@ void printHostBlockEnd(const GpuProgram &program, const GpuTarget &target,
   os << "}\n";
 }
 
+/// The host block of one scop: in place of the scop in the user's function,
+/// or (`launcher`) as the body of the function that the host file calls,
+/// whose arguments are named like the scop's parameters and variables (see
+/// launcherArguments).
 std::string printHostBlock(const GpuProgram &program, unsigned region,
                            const GpuTarget &target, bool launcher) {
   const Scop &scop = *program.scop;
