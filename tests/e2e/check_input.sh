@@ -43,7 +43,10 @@ if [ "$target" = cuda-compile ]; then
   "$polycuda" --target=cuda "${pflags[@]}" ${E2E_CFLAGS:-} "$input" -o out.cu
   "$nvcc" -O2 -arch=sm_90 -w ${E2E_CFLAGS:-} -I"$runtime" -cubin out.cu \
     -o out.cubin
-  gcc "${cflags[@]}" -c out.host.c -o out.host.o
+  # Without -w: a helper the host file calls but does not define is an
+  # error (gcc 14's default), not a warning the link would find.
+  gcc -O2 -std=gnu99 ${E2E_CFLAGS:-} -Werror=implicit-function-declaration \
+    -c out.host.c -o out.host.o
   echo "compiled $name with nvcc -arch=sm_90 -cubin (a compile check: not run)"
   exit 0
 fi

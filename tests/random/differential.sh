@@ -131,7 +131,8 @@ if [ "${1:-}" = "--one" ]; then
       # host file with gcc, as check_input.sh's cuda-compile does.
       cuda-compile) step "build.$t.log" "${NVCC:-nvcc}" -O2 -arch=sm_90 -w \
                       -I"$runtime" -cubin "$out" -o out.cubin &&
-                    step "build.host.$t.log" gcc "${cflags[@]}" -c \
+                    step "build.host.$t.log" gcc -O2 -std=gnu99 \
+                      -Werror=implicit-function-declaration -c \
                       out.$t.host.c -o out.host.o;;
     esac
     rc=$?
