@@ -7,8 +7,13 @@
 set -uo pipefail
 carry=$(cd "$1" && pwd)
 nvcc -O2 -arch=sm_90 -w -I"$carry/runtime" -c "$carry/runtime/polycuda_cuda.cu" -o /tmp/fv_rt.o
+# The host file keeps the input's `#ifdef FLAT`: the flat build needs -DFLAT
+# again, or it runs the 2-D branch's untranslated code.
 for v in flat 2d; do
-  nvcc -O3 -arch=sm_90 -w -I"$carry/runtime" "$carry/fv_$v.cu" "$carry/fv_$v.host.c" /tmp/fv_rt.o -o /tmp/fv_$v -lm
+  define=()
+  [ "$v" = flat ] && define=(-DFLAT)
+  nvcc -O3 -arch=sm_90 -w "${define[@]}" -I"$carry/runtime" "$carry/fv_$v.cu" \
+    "$carry/fv_$v.host.c" /tmp/fv_rt.o -o /tmp/fv_$v -lm
 done
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 echo "run,program,form,best_ms,mean_ms,checksum"

@@ -34,7 +34,7 @@ exec "$here/lib/ld-linux-x86-64.so.2" --library-path "$here/lib" \
 WRAP
 chmod +x "$b/polycuda"
 "$b/polycuda" --target=c "$root/inputs/gemm.c" -o "$stage/check.c"
-tar cf - -C "$stage" bundle | xz -T0 -6 > "$out/polycuda.tar.xz"
+tar cf - -C "$stage" bundle | xz -T0 -9 > "$out/polycuda.tar.xz"
 "$polycuda" "$root/tests/device/oversized.c" -o "$out/oversized.cu"
 git -C "$root" rev-parse --short HEAD > "$out/commit"
 ls -la "$out"
