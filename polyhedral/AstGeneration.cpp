@@ -182,7 +182,9 @@ isl::schedule_node markParallel(isl::schedule_node node,
     node = splitFirstMember(node);
     if (coincident) {
       unsigned depth = scheduleDepth(node);
-      return node.insert_mark(parallelMark(prefix + std::to_string(depth)));
+      std::string loop = prefix + std::to_string(depth);
+      return node.insert_mark(
+          gpuMark(node.ctx(), GpuMark{MarkKind::Parallel, {}, loop}));
     }
   }
   int n = node.n_children();
@@ -196,8 +198,7 @@ isl::schedule_node markParallel(isl::schedule_node node,
 void dropPromotions(Kernel &kernel) {
   kernel.accumulators.clear();
   if (!kernel.sharedTiles.empty())
-    kernel.sharedReason = "isl could not generate the kernel's code with "
-                          "the copies";
+    kernel.noShared.why = NoSharedTiles::Why::AstFailed;
   kernel.sharedTiles.clear();
   kernel.sharedLoop.clear();
   kernel.sharedTileSize = 0;
@@ -611,10 +612,6 @@ void blockExpressions(Kernel &kernel) {
 }
 
 } // namespace
-
-std::string parallelMark(const std::string &iterator) {
-  return std::string(kParallelMark) + "_" + iterator;
-}
 
 void generateGpuAsts(GpuProgram &program) {
   // Kernel ASTs are independent of each other and of the host AST, and

@@ -30,14 +30,6 @@ struct ReductionCodeFailed {};
 /// Fills `program.host` and every `Kernel::ast`.
 void generateGpuAsts(GpuProgram &program);
 
-/// The mark placed above loops the C target runs with `omp parallel for`.
-inline constexpr const char *kParallelMark = "omp_parallel";
-
-/// The mark above a coincident loop: `omp_parallel_<iterator>`, the name of
-/// the loop the AST generates for it. isl generates no loop at all for a
-/// member that takes one value per outer iteration; the mark then sits above
-/// some inner loop, which the name tells apart.
-std::string parallelMark(const std::string &iterator);
 
 /// An AST of `schedule` for the C target: each outermost coincident loop is
 /// the child of a mark `omp_parallel`; iterators are named `prefix`N. The

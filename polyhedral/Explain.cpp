@@ -281,7 +281,7 @@ private:
         kernel = found->id;
         kernelTop = true;
         inTiles = found->numMapped > 0;
-      } else if (mark.name() == kThreadMark) {
+      } else if (isMark(node, MarkKind::Thread)) {
         inTiles = false;
       }
     } else if (node.isa<isl::schedule_node_band>() && !inTiles) {
@@ -373,7 +373,7 @@ private:
     fact.blockSize = kernel.blockSize;
     fact.hardwareDim = kernel.hardwareDim;
     fact.registerTile = kernel.registerTile;
-    fact.registerTileReason = kernel.registerTileReason;
+    fact.registerTileDecision = kernel.registerTileDecision;
     fact.wavefrontSteps = kernel.steps.size;
     fact.wavefront = kernel.steps.text;
     fact.wavefrontMembers = kernel.steps.members;
@@ -387,7 +387,7 @@ private:
     fact.sharedLoop = kernel.sharedLoop;
     fact.sharedTileSize = kernel.sharedTileSize;
     fact.sharedTiles = kernel.sharedTiles;
-    fact.sharedReason = kernel.sharedReason;
+    fact.noShared = kernel.noShared;
     fact.accumulators = kernel.accumulators;
     fact.reduction = kernel.reduction;
     std::set<unsigned> registers(kernel.registers.begin(),

@@ -110,7 +110,7 @@ struct KernelFact {
   std::vector<unsigned> hardwareDim; ///< per mapped member
   /// Points per thread per mapped member and why (Kernel::registerTile).
   std::vector<unsigned> registerTile;
-  std::string registerTileReason;
+  RegisterTileDecision registerTileDecision;
   /// A tiled wavefront's steps (Kernel::Steps; size 0: none).
   unsigned wavefrontSteps = 0;
   std::string wavefront, wavefrontMembers;
@@ -138,7 +138,7 @@ struct KernelFact {
   std::string sharedLoop;
   unsigned sharedTileSize = 0;
   std::vector<SharedTile> sharedTiles;
-  std::string sharedReason;
+  NoSharedTiles noShared;
   std::vector<RegisterAccumulator> accumulators;
   /// The reduction whose iterations the block's threads share (its
   /// member is the mapped member of the lanes), if any.

@@ -99,7 +99,7 @@ isl::schedule_node Mapper::visit(isl::schedule_node node) {
     }
     return visit(node.child(0)).parent();
   }
-  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kStepsMark)
+  if (isMark(node, MarkKind::Steps))
     return markSteppedKernel(node);
   if (node.isa<isl::schedule_node_sequence>() ||
       node.isa<isl::schedule_node_set>()) {
@@ -220,8 +220,8 @@ isl::schedule_node Mapper::mapBand(Kernel &kernel, isl::schedule_node band) {
   if (kernel.stepped())
     bindSteps(kernel, binding);
   isl::schedule_node node = band.insert_filter(binding.threads)
-                                .insert_mark(isl::id(scop.ctx, kThreadMark))
-                                .insert_mark(isl::id(scop.ctx, kSharedMark));
+                                .insert_mark(gpuMark(scop.ctx, MarkKind::Thread))
+                                .insert_mark(gpuMark(scop.ctx, MarkKind::Shared));
   isl::space space = partial.get_space();
   unsigned members = setDims(space);
   space = dropSetDims(space, kernel.numMapped, members - kernel.numMapped);
@@ -433,7 +433,7 @@ void mapToGpu(GpuProgram &program, const GpuMappingOptions &options) {
       << "order_before gave no sequence";
   sequence = sequence.child(0)
                  .child(0)
-                 .insert_mark(isl::id(scop.ctx, kHostMark))
+                 .insert_mark(gpuMark(scop.ctx, MarkKind::Host))
                  .parent()
                  .parent();
   isl::schedule_node rest = mapper.visit(sequence.child(1));

@@ -158,8 +158,7 @@ void Mapper::chooseMapping(Kernel &kernel, const isl::schedule_node &band) {
       kernel.blockSize[memberOnHardware(kernel, 1)] < kTranspositionTileRows)
     transpositionRows(kernel);
   else if (kernel.stepped())
-    kernel.registerTileReason =
-        "a wavefront's tile: one point per thread and step";
+    kernel.registerTileDecision.why = RegisterTileDecision::Why::Wavefront;
   else
     chooseRegisterTile(kernel, band);
   if (kernel.stepped())
@@ -317,17 +316,13 @@ void Mapper::transpositionRows(Kernel &kernel) {
   // hand-written transposition has.
   unsigned y = memberOnHardware(kernel, 1);
   unsigned points = std::max(1u, kTranspositionTileRows / kernel.blockSize[y]);
-  std::string rows = std::to_string(points);
   kernel.registerTile[y] = points;
   kernel.jamPoints = false;
-  kernel.registerTileReason =
-      rows +
-      " points per thread along y, one after the other: a "
-      "transposition's staged tile of " +
-      std::to_string(kernel.blockSize[memberOnHardware(kernel, 0)]) + " x " +
-      std::to_string(kernel.tileSize(y)) + " on " +
-      std::to_string(kernel.blockSize[y]) +
-      " threads along y, each copying and writing " + rows + " of its rows";
+  RegisterTileDecision &decision = kernel.registerTileDecision;
+  decision.why = RegisterTileDecision::Why::TranspositionRows;
+  decision.tile = {1, points};
+  decision.block = {kernel.blockSize[memberOnHardware(kernel, 0)],
+                    kernel.blockSize[y]};
 }
 
 void Mapper::chooseOffsets(Kernel &kernel) {

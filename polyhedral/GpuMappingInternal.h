@@ -350,14 +350,13 @@ private:
   std::vector<bool> readAlongOne(const Kernel &kernel, bool &reuse) const;
 
   /// The default register tile (hardware order x, y): the largest
-  /// candidate that leaves enough blocks per SM, with `why` its reason;
-  /// empty, with the kernel's reason set, where the kernel is not of the
-  /// measured shape.
+  /// candidate that leaves enough blocks per SM, its numbers recorded in
+  /// the kernel's decision; empty, with the decision's reason set, where
+  /// the kernel is not of the measured shape.
   std::vector<unsigned> registerTileForDevice(Kernel &kernel,
                                               const isl::union_map &point,
                                               const std::vector<bool> &alongOne,
-                                              unsigned accumulatorBytes,
-                                              std::string &why);
+                                              unsigned accumulatorBytes);
 
   /// The band that orders the blocks: the tiles of the mapped members
   /// (linear), or their columns and positions in a column (column order,

@@ -63,7 +63,7 @@ bool Mapper::mayBeReduction(isl::schedule_node node) const {
 }
 
 isl::schedule_node Mapper::runToGroup(const isl::schedule_node &node) const {
-  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kHostMark)
+  if (isMark(node, MarkKind::Host))
     return isl::schedule_node();
   if (!node.isa<isl::schedule_node_domain>() &&
       !node.isa<isl::schedule_node_filter>() && oneThread(node))
@@ -133,7 +133,7 @@ isl::schedule_node Mapper::splitReductionInits(isl::schedule_node root) {
 
 isl::schedule_node Mapper::bandWithInits(const isl::schedule_node &node,
                                          isl::union_set &inits) const {
-  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kHostMark)
+  if (isMark(node, MarkKind::Host))
     return isl::schedule_node();
   if (node.isa<isl::schedule_node_band>())
     if (std::optional<isl::union_set> found = initsOf(node)) {

@@ -83,9 +83,8 @@ bool Mapper::chooseStencilPoints(Kernel &kernel) {
   std::vector<unsigned> arrays = neighbourhoodArrays(kernel);
   if (arrays.empty())
     return false;
-  std::string names;
-  for (unsigned a : arrays)
-    names += (names.empty() ? "" : ", ") + scop.arrays[a].name;
+  RegisterTileDecision &decision = kernel.registerTileDecision;
+  decision.arrays = arrays;
   kernel.registerTileConsidered = true;
   kernel.neighbourhoods = arrays;
   if (!options.registerTile.empty()) {
@@ -97,11 +96,8 @@ bool Mapper::chooseStencilPoints(Kernel &kernel) {
           std::max(1u, std::min(tile[kernel.hardwareDim[d]], 16u));
     kernel.blockedPoints = kernel.registerTiled();
     kernel.jamPoints = false;
-    kernel.registerTileReason =
-        std::to_string(tile[0]) + " x " + std::to_string(tile[1]) +
-        " consecutive points per thread (x, y), unrolled one after the "
-        "other, over the neighbourhoods of " +
-        names + ": --register-tile";
+    decision.why = RegisterTileDecision::Why::StencilOption;
+    decision.tile = tile;
     return true;
   }
   // The extents of the statements that read the neighbourhood (those
@@ -129,45 +125,41 @@ bool Mapper::chooseStencilPoints(Kernel &kernel) {
       long(kBlocksPerSmForRegisterTiles) * options.device.multiprocessors;
   if (blocks < wanted) {
     kernel.neighbourhoods.clear();
-    kernel.registerTileReason =
-        "too few blocks for a stencil's consecutive points: " +
-        std::to_string(blocks) + " with " + std::to_string(kStencilPointsY) +
-        " points per thread along y (" + std::to_string(wanted) + " wanted)";
+    decision.why = RegisterTileDecision::Why::StencilTooFewBlocks;
+    decision.tile = {1, kStencilPointsY};
+    decision.blocks = blocks;
+    decision.wanted = wanted;
     return true;
   }
   unsigned y = memberOnHardware(kernel, 1);
   kernel.registerTile[y] = kStencilPointsY;
   kernel.blockedPoints = true;
   kernel.jamPoints = false;
-  kernel.registerTileReason =
-      "1 x " + std::to_string(kStencilPointsY) +
-      " points per thread (x, y), consecutive along y and unrolled one "
-      "after the other: each point reads a neighbourhood of " +
-      names +
-      " that the next point's overlaps, so the compiler loads the "
-      "elements they share once (" +
-      std::to_string(blocks) + " blocks per launch)";
+  decision.why = RegisterTileDecision::Why::StencilPoints;
+  decision.tile = {1, kStencilPointsY};
+  decision.blocks = blocks;
   return true;
 }
 
 void Mapper::chooseRegisterTile(Kernel &kernel,
                                 const isl::schedule_node &band) {
-  auto no = [&](const std::string &why) { kernel.registerTileReason = why; };
+  using Why = RegisterTileDecision::Why;
+  RegisterTileDecision &decision = kernel.registerTileDecision;
+  auto no = [&](Why why) { decision.why = why; };
   // A kernel of gemm's shape that gets no tile: the report says why.
-  auto weighedNo = [&](const std::string &why) {
+  auto weighedNo = [&](Why why) {
     kernel.registerTileConsidered = true;
     no(why);
   };
   if (!options.registerTiles)
-    return no("register tiling is off");
+    return no(Why::Off);
   if (kernel.numMapped != 2 || kernel.reduction)
-    return no("not two mapped loops without a reduction");
+    return no(Why::NotTwoMapped);
   if (chooseStencilPoints(kernel))
     return;
   isl::schedule_node_band b = band.as<isl::schedule_node_band>();
   if (b.n_member() != 3 || !b.permutable())
-    return no("its band is not two mapped loops and one more, "
-              "permutable");
+    return no(Why::BandShape);
   isl::multi_union_pw_aff partial = b.get_partial_schedule();
   isl::union_map point = flatRangeProduct(
       kernel.hostSchedule,
@@ -176,44 +168,39 @@ void Mapper::chooseRegisterTile(Kernel &kernel,
   for (const std::string &name : kernel.statements)
     for (const Access &access : scop.findStatement(name)->accesses)
       if (access.kind != Access::Kind::Read &&
-          scop.arrays[access.array].isLocal)
+          scop.arrays[access.array].isLocal) {
         // A privatized scalar lives in one register of the thread
         // (MemoryPromotion), which its points would share.
-        return weighedNo("it writes the privatized scalar " +
-                         scop.arrays[access.array].name);
+        decision.arrays = {access.array};
+        return weighedNo(Why::WritesPrivate);
+      }
   std::optional<unsigned> accumulatorBytes =
       heldAcrossLoop(kernel, point, inner);
   bool reuse = false;
   std::vector<bool> alongOne = readAlongOne(kernel, reuse);
   if (!accumulatorBytes)
-    return no("no element held across the band's third loop");
+    return no(Why::NoAccumulator);
   if (!reuse)
-    return no("no element read by several threads of a block");
+    return no(Why::NoReuse);
   // Hardware order x, y.
   std::vector<unsigned> tile = options.registerTile;
-  std::string why;
   if (!tile.empty()) {
     tile.resize(2, 1);
     for (unsigned &r : tile)
       r = std::max(1u, std::min(r, 16u));
-    why = ": --register-tile";
+    decision.fromOption = true;
   } else {
-    tile =
-        registerTileForDevice(kernel, point, alongOne, *accumulatorBytes, why);
+    tile = registerTileForDevice(kernel, point, alongOne, *accumulatorBytes);
     if (tile.empty())
       return; // its reason is set
   }
+  decision.tile = tile;
   if (tile[0] * tile[1] == 1)
-    return weighedNo("too few blocks with several points per thread" + why);
+    return weighedNo(Why::TooFewBlocks);
   for (unsigned d = 0; d < 2; ++d)
     kernel.registerTile[d] = tile[kernel.hardwareDim[d]];
   kernel.registerTileConsidered = true;
-  kernel.registerTileReason =
-      std::to_string(tile[0]) + " x " + std::to_string(tile[1]) +
-      " points per thread (x, y): an element held in a register across "
-      "the band's third loop and elements that neighbouring threads "
-      "share" +
-      why;
+  decision.why = Why::Tiled;
 }
 
 std::optional<unsigned>
@@ -256,32 +243,28 @@ std::vector<bool> Mapper::readAlongOne(const Kernel &kernel,
 std::vector<unsigned>
 Mapper::registerTileForDevice(Kernel &kernel, const isl::union_map &point,
                               const std::vector<bool> &alongOne,
-                              unsigned accumulatorBytes, std::string &why) {
-  auto no = [&](const std::string &reason, bool weighed) {
+                              unsigned accumulatorBytes) {
+  using Why = RegisterTileDecision::Why;
+  RegisterTileDecision &decision = kernel.registerTileDecision;
+  auto no = [&](Why why, bool weighed) {
     kernel.registerTileConsidered |= weighed;
-    kernel.registerTileReason = reason;
+    decision.why = why;
     return std::vector<unsigned>();
   };
   // The measured kernels (gemm, 2mm, 3mm) have such a read along each
   // member; a kernel whose shared reads are shared by every thread (a
   // stencil's weights) was not measured with register tiles.
   if (!alongOne[0] || !alongOne[1])
-    return no("no element read in common along one mapped loop and "
-              "not the other (gemm's A[i][k] along j) for each of the "
-              "two: not the shape measured with register tiles",
-              false);
+    return no(Why::NotMeasuredShape, false);
   if (!mappedSpaceIsBox(scop, kernel, point))
-    return no("the mapped loops' iterations are not a rectangle "
-              "(triangular spaces measured slower with register "
-              "tiles)",
-              true);
+    return no(Why::NotRectangle, true);
   std::vector<std::optional<long>> bounds(2);
   for (unsigned d = 0; d < 2; ++d)
     bounds[kernel.hardwareDim[d]] =
         boundExtent(instancesInBounds(scop, kernel.instances),
                     kernel.hostSchedule, kernel.memberSchedules[d]);
   if (!bounds[0] || !bounds[1])
-    return no("the loops have no bound at translation time", true);
+    return no(Why::NoBound, true);
   std::vector<unsigned> block(2);
   for (unsigned d = 0; d < 2; ++d)
     block[kernel.hardwareDim[d]] = kernel.blockSize[d];
@@ -310,12 +293,10 @@ Mapper::registerTileForDevice(Kernel &kernel, const isl::union_map &point,
     }
   const std::vector<unsigned> &shown =
       tile[0] * tile[1] > 1 ? tile : candidates.back();
-  why = ": " + std::to_string(blocks(shown)) + " blocks of " +
-        std::to_string(block[0] * shown[0]) + " x " +
-        std::to_string(block[1] * shown[1]) + " points per launch with " +
-        std::to_string(shown[0]) + " x " + std::to_string(shown[1]) + " (" +
-        std::to_string(wanted) +
-        " wanted: " + std::to_string(kBlocksPerSmForRegisterTiles) + " per SM)";
+  decision.blocks = blocks(shown);
+  decision.wanted = wanted;
+  decision.shown = shown;
+  decision.block = block;
   return tile;
 }
 } // namespace polycuda::polyhedral::mapping

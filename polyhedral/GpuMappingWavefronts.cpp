@@ -116,7 +116,7 @@ Mapper::tileWavefront(const isl::schedule_node &node) const {
   at = at.as<isl::schedule_node_band>().set_permutable(1);
   at = setCoincident(setCoincident(at, 0, true), 1, true);
   at = at.insert_partial_schedule(isl::multi_union_pw_aff(wi));
-  at = at.insert_mark(isl::id(scop.ctx, kStepsMark));
+  at = at.insert_mark(gpuMark(scop.ctx, MarkKind::Steps));
   return at.insert_partial_schedule(isl::multi_union_pw_aff(s));
 }
 

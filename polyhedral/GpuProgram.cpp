@@ -1,7 +1,8 @@
 //===- GpuProgram.cpp - The records of the mapped program -----------------===//
 //
 // The methods of GpuProgram.h's records: the statements a pass adds to a
-// kernel's tree, kernels found from their marks.
+// kernel's tree, kernels found from their marks, the payloads of the
+// marks passes insert.
 //
 //===----------------------------------------------------------------------===//
 #include "GpuProgram.h"
@@ -89,6 +90,44 @@ std::vector<isl::ast_node> topLevelParts(const isl::ast_node &host) {
     parts.push_back(host);
   }
   return parts;
+}
+
+isl::id gpuMark(isl::ctx ctx, GpuMark mark) {
+  std::string name;
+  switch (mark.kind) {
+  case MarkKind::Host:
+    name = "host";
+    break;
+  case MarkKind::Shared:
+    name = "shared";
+    break;
+  case MarkKind::Thread:
+    name = "thread";
+    break;
+  case MarkKind::Steps:
+    name = "polycuda_steps";
+    break;
+  case MarkKind::Unroll:
+    name = "polycuda_unroll";
+    for (long extent : mark.extents)
+      name += "_" + std::to_string(extent);
+    break;
+  case MarkKind::Parallel:
+    name = "omp_parallel_" + mark.loop;
+    break;
+  }
+  return isl::id(ctx, name, std::move(mark));
+}
+
+std::optional<GpuMark> gpuMarkOf(const isl::id &id) {
+  return id.try_user<GpuMark>();
+}
+
+bool isMark(const isl::schedule_node &node, MarkKind kind) {
+  if (!node.isa<isl::schedule_node_mark>())
+    return false;
+  std::optional<GpuMark> mark = gpuMarkOf(markId(node));
+  return mark && mark->kind == kind;
 }
 
 } // namespace polycuda::polyhedral

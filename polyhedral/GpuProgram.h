@@ -108,19 +108,44 @@ struct RegisterAccumulator {
   unsigned slots = 1;
 };
 
-/// The mark above a band whose loops the kernel printer unrolls (a
-/// register tile's points, the loads and stores of its registers):
-/// `polycuda_unroll_E0[_E1...]`, one extent per member; member m's values
-/// are 0, ..., Em - 1.
-inline constexpr const char *kUnrollMark = "polycuda_unroll";
+/// What a mark that a pass inserts means. Its id carries a GpuMark, and
+/// passes and printers recognise the mark by that payload (isMark,
+/// gpuMarkOf), never by its name, which only makes dumps readable.
+enum class MarkKind {
+  Host,     ///< above the scalar code that runs on the host (GpuMapping.h)
+  Shared,   ///< in a kernel's subtree, above the thread mark (mapping)
+  Thread,   ///< above the band of a thread's loops (mapping)
+  Steps,    ///< above the band of a wavefront's steps (tiled wavefronts)
+  Unroll,   ///< above a band whose loops the kernel printer unrolls
+  Parallel, ///< above a loop the C target runs with `omp parallel for`
+};
 
-/// The name of an unroll mark whose member m takes extents[m] values.
-inline std::string unrollMarkName(const std::vector<long> &extents) {
-  std::string name = kUnrollMark;
-  for (long extent : extents)
-    name += "_" + std::to_string(extent);
-  return name;
+/// The payload of a mark's id.
+struct GpuMark {
+  MarkKind kind = MarkKind::Host;
+  /// Unroll: member m of the band below takes the values 0, ...,
+  /// extents[m] - 1 (a register tile's points, its registers' loads and
+  /// stores).
+  std::vector<long> extents;
+  /// Parallel: the iterator of the loop the AST generates for the marked
+  /// member. isl generates no loop for a member that takes one value per
+  /// outer iteration; the mark then sits above some inner loop, which the
+  /// iterator tells apart.
+  std::string loop;
+};
+
+/// A new mark id of `kind` and its payload, named `host`, `shared`,
+/// `thread`, `polycuda_steps`, `polycuda_unroll_E0_E1...` or
+/// `omp_parallel_<loop>`.
+isl::id gpuMark(isl::ctx ctx, GpuMark mark);
+inline isl::id gpuMark(isl::ctx ctx, MarkKind kind) {
+  return gpuMark(ctx, GpuMark{kind, {}, {}});
 }
+/// The payload of a mark's id; none for another mark (a kernel's, a
+/// persistent loop's).
+std::optional<GpuMark> gpuMarkOf(const isl::id &id);
+/// Whether `node` is a mark of `kind`.
+bool isMark(const isl::schedule_node &node, MarkKind kind);
 
 /// A reduction shared by the threads of a block (Reductions.h): the
 /// iterations of one mapped member, the lane member, are dealt round-robin
@@ -271,6 +296,83 @@ struct AddedStatement {
 /// indices (their bounds, b >= 0 and 0 <= t < T, are in `context`). The kernel's code is generated from this subtree alone, with
 /// the host iterators as parameters; the host code from the whole tree,
 /// each kernel's subtree replaced by its launch.
+/// Why a kernel reads no array through shared memory (SharedMemory.h): the
+/// decision and the numbers it was made from. The report words it
+/// (Decisions.h); nothing reads the words back.
+struct NoSharedTiles {
+  enum class Why {
+    None,                   ///< tiles were staged, or nothing was decided
+    ManyMappedLoops,        ///< more than two mapped loops
+    UnsupportedTree,        ///< a node the stage does not rewrite
+    WavefrontGlobal,        ///< a wavefront's tile under --no-shared
+    WavefrontTooLarge,      ///< its footprint does not fit
+    WavefrontWritesSeveral, ///< its tile writes more than one array
+    WavefrontNotAffine,     ///< it writes `array` through a non-affine index
+    WavefrontNoBox,         ///< its footprint has no box of fixed size
+    NoReuse,                ///< no only-read array is reused by a block
+    NoBoxFits,              ///< no footprint's box fits
+    OneThread,              ///< the kernel runs on one thread
+    Reduction,              ///< a reduction: shared memory holds partials
+    AstFailed,              ///< isl could not build the AST with the copies
+  };
+  Why why = Why::None;
+  /// WavefrontNotAffine: the array written.
+  unsigned array = 0;
+  /// NoReuse: the references to one array that count as reuse, and whether
+  /// reading uncoalesced would have counted too.
+  unsigned references = 0;
+  bool orUncoalesced = false;
+  /// NoBoxFits: the arrays staged for coalescing whose block rows are
+  /// narrower than a sector.
+  std::vector<unsigned> narrow;
+  bool decided() const { return why != Why::None; }
+};
+
+/// The points a thread runs per mapped member (Kernel::registerTile) and
+/// why: the decision and the numbers it was made from (GpuMapping's
+/// register tiles, MemoryPromotion's jam). The report words it.
+struct RegisterTileDecision {
+  enum class Why {
+    None,                ///< nothing decided (a kernel on one thread)
+    Off,                 ///< --register-tiles=off
+    NotTwoMapped,        ///< not two mapped loops without a reduction
+    Wavefront,           ///< a wavefront's tile: one point per step
+    TranspositionRows,   ///< a transposition's rows, one after the other
+    StencilOption,       ///< a stencil's points set by --register-tile
+    StencilTooFewBlocks, ///< a stencil's points would leave too few blocks
+    StencilPoints,       ///< a stencil's consecutive points along y
+    BandShape,           ///< not two mapped loops and one more, permutable
+    WritesPrivate,       ///< it writes the privatized scalar `arrays[0]`
+    NoAccumulator,       ///< no element held across the band's third loop
+    NoReuse,             ///< no element read by several threads of a block
+    NotMeasuredShape,    ///< not gemm's reads along each mapped loop
+    NotRectangle,        ///< the mapped loops' iterations not a rectangle
+    NoBound,             ///< the loops have no bound at translation time
+    TooFewBlocks,        ///< every candidate leaves too few blocks
+    Tiled,               ///< `tile` points per thread (gemm's shape)
+  };
+  Why why = Why::None;
+  /// Points per thread along x and y (hardware order).
+  std::vector<unsigned> tile;
+  /// Threads of the block along x and y (hardware order).
+  std::vector<unsigned> block;
+  /// The neighbourhood arrays of a stencil; the scalar of WritesPrivate.
+  std::vector<unsigned> arrays;
+  /// Tiled and TooFewBlocks: chosen by --register-tile, or by the device
+  /// model: `blocks` per launch with `shown` points per thread (x, y),
+  /// where `wanted` were wanted. The stencil's choices: `blocks` and
+  /// `wanted` too.
+  bool fromOption = false;
+  long blocks = 0, wanted = 0;
+  std::vector<unsigned> shown;
+  /// Set by memory promotion: the points could not be unrolled and jammed
+  /// (the thread's band is not its mapped loops and one more), or the
+  /// kernel is compiled for `boundBlocks` blocks per SM (CUDA's launch
+  /// bounds) with `accumulatorWords` words of accumulators a thread.
+  bool notUnrolled = false;
+  unsigned boundBlocks = 0, accumulatorWords = 0;
+};
+
 struct Kernel {
   /// Position in `GpuProgram::kernels` (printed function names use it).
   unsigned id = 0;
@@ -301,8 +403,8 @@ struct Kernel {
   /// its block size, and thread t runs points t, t + T, ... of it. All 1
   /// unless the kernel is register tiled.
   std::vector<unsigned> registerTile;
-  /// Why the kernel is (not) register tiled, in words.
-  std::string registerTileReason;
+  /// Why the kernel is (not) register tiled.
+  RegisterTileDecision registerTileDecision;
   /// Whether the model weighed register tiles for the kernel (gemm's shape:
   /// an accumulator and reads its threads share) before it chose some or
   /// none; the report then says why even when there are none.
@@ -413,12 +515,12 @@ struct Kernel {
     return !sharedTiles.empty() || reduction.has_value() || stepped();
   }
   /// Shared memory: the loop of the kernel tiled by `sharedTileSize` (its
-  /// source iterator), the arrays read through shared tiles, and why (no)
+  /// source iterator), the arrays read through shared tiles, and why no
   /// array is.
   std::string sharedLoop;
   unsigned sharedTileSize = 0;
   std::vector<SharedTile> sharedTiles;
-  std::string sharedReason;
+  NoSharedTiles noShared;
   /// Arrays whose references in this kernel read the scop's copy in
   /// constant memory (GpuProgram::constants, SharedMemory.h).
   std::vector<unsigned> constantArrays;
@@ -477,12 +579,6 @@ struct Kernel {
   }
 };
 
-/// Names of the marks the GPU mapping places inside a kernel's subtree.
-inline constexpr const char *kSharedMark = "shared";
-inline constexpr const char *kThreadMark = "thread";
-/// Above the band of a wavefront's steps (GpuMapping's tiled wavefronts,
-/// between mapping's tree rewrite and the kernel it becomes).
-inline constexpr const char *kStepsMark = "polycuda_steps";
 /// The host AST's statement of a tiled wavefront's launches, followed by
 /// the kernel's name (AstGeneration's withoutThreadMapping).
 inline constexpr const char *kLaunchGroupPrefix = "polycuda_launch_";
@@ -596,9 +692,6 @@ struct PersistentLoop {
   std::string reason;
 };
 
-/// The mark above the scalar code that runs on the host (GpuMapping.h).
-inline constexpr const char *kHostMark = "host";
-
 /// Names of the persistent-loop marks: `persistent_N`.
 inline constexpr const char *kPersistentMark = "persistent_";
 
@@ -647,7 +740,7 @@ struct GpuProgram {
   /// (empty unless the target can run one and `--persistent` allows it).
   std::vector<PersistentLoop> persistentLoops;
   /// Scalar code kept on the host (GpuMapping.h): its statements (in the
-  /// tree below a mark `kHostMark`, first), the scalars they write (no
+  /// tree below a mark of MarkKind::Host, first), the scalars they write (no
   /// device copy: kernels get their values as arguments), and why.
   std::vector<std::string> hostStatements;
   std::vector<unsigned> hostScalars;
@@ -661,8 +754,8 @@ struct GpuProgram {
            hostStatements.end();
   }
 
-  /// The persistent loop whose mark is `name`, or null.
-  const PersistentLoop *findPersistentLoop(const std::string &name) const;
+  /// The persistent loop whose mark is `mark` (the same id), or null.
+  const PersistentLoop *findPersistentLoop(const isl::id &mark) const;
 
   /// The kernel whose stable name is `name`, or null.
   const Kernel *findKernel(const std::string &name) const;

@@ -172,7 +172,7 @@ std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
 
 /// The thread mark below `node`, or a null node.
 isl::schedule_node findThreadMark(const isl::schedule_node &node) {
-  if (node.isa<isl::schedule_node_mark>() && markId(node).name() == kThreadMark)
+  if (isMark(node, MarkKind::Thread))
     return node;
   for (int i = 0, n = node.n_children(); i < n; ++i) {
     isl::schedule_node found = findThreadMark(node.child(i));
@@ -200,7 +200,7 @@ isl::schedule_node threadBand(const isl::schedule &tree) {
 
 /// `points` inserted at `at` as a band of parallel, permutable members
 /// below a mark that has the kernel printer unroll its loops, member m
-/// taking extents[m] values (kUnrollMark). Returns the mark.
+/// taking extents[m] values (MarkKind::Unroll). Returns the mark.
 isl::schedule_node insertUnrolledPoints(isl::schedule_node at,
                                         const isl::multi_union_pw_aff &points,
                                         const std::vector<long> &extents) {
@@ -208,7 +208,8 @@ isl::schedule_node insertUnrolledPoints(isl::schedule_node at,
   for (unsigned d = 0; d < extents.size(); ++d)
     at = setCoincident(at, d, true);
   at = at.as<isl::schedule_node_band>().set_permutable(1);
-  return at.insert_mark(isl::id(at.ctx(), unrollMarkName(extents)));
+  return at.insert_mark(
+      gpuMark(at.ctx(), GpuMark{MarkKind::Unroll, extents, {}}));
 }
 
 /// Unroll-and-jam of a register-tiled kernel (Kernel::registerTile): the
@@ -217,7 +218,7 @@ isl::schedule_node insertUnrolledPoints(isl::schedule_node at,
 /// and, inside it, `[r0, r1]`, the point of each instance in the thread's
 /// register tile (`r = floor(s / T) mod R`; below each child of a sequence
 /// there), below a mark that has the kernel printer unroll its loops
-/// (kUnrollMark): every iteration of
+/// (MarkKind::Unroll): every iteration of
 /// k runs all the thread's points, so that a value read in it serves
 /// several of them, and the points' accumulators are registers. Legal:
 /// the band is permutable, and its mapped members are parallel. Returns
@@ -276,7 +277,7 @@ jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
 /// lane member w among them, over a band of the loops inside (sumprod's
 /// [x, z, w] over [y]), becomes [floor(w / (L jam))] over those loops,
 /// with [floor(w / L) mod jam] below them under a mark that has the
-/// kernel printer unroll its loop (kUnrollMark): each iteration of the
+/// kernel printer unroll its loop (MarkKind::Unroll): each iteration of the
 /// inner loops runs jam of the lane's iterations. The other mapped
 /// members take one value per thread (its block and thread fix them).
 /// Returns the tree's root, or nothing when the tree has another shape.
@@ -362,7 +363,7 @@ privateThenStores(const GpuProgram &program, const Kernel &kernel,
 /// thread's band `[s0, s1, ...]` below the thread filter gets above it a
 /// band `[r0, r1]`, r = s mod R (the point of each instance among the
 /// thread's R consecutive ones), below a mark that has the kernel printer
-/// unroll its loops (kUnrollMark). The thread ran its points one after the
+/// unroll its loops (MarkKind::Unroll). The thread ran its points one after the
 /// other already (its band's outer members are the mapped ones): the order
 /// is the same, with the loops over the points unrolled, so that the
 /// compiler sees the elements that neighbouring points share. Returns the
@@ -431,11 +432,8 @@ void boundRegisters(const Scop &scop, Kernel &kernel) {
   if (blocks == 0 || words > kJammedRegisters / 2)
     return;
   kernel.minBlocksPerSm = blocks;
-  kernel.registerTileReason +=
-      "; on CUDA compiled for " + std::to_string(blocks) +
-      " blocks per SM (at most " +
-      std::to_string(kJammedRegisters) + " registers a thread, " +
-      std::to_string(words) + " of them accumulators)";
+  kernel.registerTileDecision.boundBlocks = blocks;
+  kernel.registerTileDecision.accumulatorWords = words;
 }
 
 } // namespace
@@ -485,8 +483,7 @@ void promoteAccumulators(GpuProgram &program) {
         points = jammed->second;
         isJammed = true;
       } else
-        kernel.registerTileReason += "; not unrolled: the thread's band "
-                                     "is not its mapped loops and one more";
+        kernel.registerTileDecision.notUnrolled = true;
     }
     isl::schedule_node node = promoteAccumulatorsBelow(
         *program.scop, kernel, root,

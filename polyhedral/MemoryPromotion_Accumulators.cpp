@@ -63,12 +63,10 @@ public:
   enum class Level { Block, Tiles, Point, Inner };
 
   isl::schedule_node visit(isl::schedule_node node, Level level) {
-    if (node.isa<isl::schedule_node_mark>() &&
-        markId(node).name() == kThreadMark)
+    if (isMark(node, MarkKind::Thread))
       return visit(node.child(0), Level::Point).parent();
     // A register tile's points: no loop to hold anything across.
-    if (node.isa<isl::schedule_node_mark>() &&
-        markId(node).name().rfind(kUnrollMark, 0) == 0)
+    if (isMark(node, MarkKind::Unroll))
       return node;
     if (node.isa<isl::schedule_node_band>()) {
       if (level == Level::Block) {
@@ -163,7 +161,7 @@ private:
   /// grafted before (after) it; returns the node at `node`'s position.
   /// With several elements per `p` (a register tile's, `slot`:
   /// `{ A[e] -> [r] }` their registers), the statement's instances run in
-  /// a band of their registers, below an unroll mark (kUnrollMark).
+  /// a band of their registers, below an unroll mark (MarkKind::Unroll).
   isl::schedule_node graft(isl::schedule_node node, const isl::map &element,
                            const std::optional<isl::map> &slot,
                            const std::string &statement, bool before) {
@@ -183,8 +181,9 @@ private:
         withDomainName(*slot, statement).as_pw_multi_aff().at(0));
     isl::schedule_node band =
         leaf.insert_partial_schedule(isl::multi_union_pw_aff(registers));
-    band = band.insert_mark(isl::id(
-        scop.ctx, unrollMarkName({long(kernel.pointsPerThread())})));
+    band = band.insert_mark(gpuMark(
+        scop.ctx,
+        GpuMark{MarkKind::Unroll, {long(kernel.pointsPerThread())}, {}}));
     // Back to `node`: the mark's filter is still the neighbour.
     return band.parent().parent().child(position).child(0);
   }

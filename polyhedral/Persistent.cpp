@@ -174,9 +174,9 @@ isl::schedule_node markPersistentLoops(const GpuProgram &program,
 }
 
 const PersistentLoop *
-GpuProgram::findPersistentLoop(const std::string &name) const {
+GpuProgram::findPersistentLoop(const isl::id &mark) const {
   for (const PersistentLoop &loop : persistentLoops)
-    if (loop.mark.name() == name)
+    if (loop.mark.get() == mark.get())
       return &loop;
   return nullptr;
 }

@@ -142,7 +142,7 @@ public:
     for (int i = 0; i < 6; ++i)
       point = point.child(0);
     if (kernel.numMapped > 2 || !point.isa<isl::schedule_node_band>()) {
-      kernel.sharedReason = "more than two mapped loops";
+      kernel.noShared.why = NoSharedTiles::Why::ManyMappedLoops;
       return;
     }
     // A member after the mapped ones is a loop each thread runs: tiled, its
@@ -158,7 +158,7 @@ public:
     try {
       node = copyInto(mark.child(0), tree.get_root().child(0));
     } catch (const Unsupported &) {
-      kernel.sharedReason = "unsupported node in the kernel's tree";
+      kernel.noShared.why = NoSharedTiles::Why::UnsupportedTree;
       return;
     }
     // node: filter (block) -> band (tiles) -> mark shared. Without a tile
@@ -205,7 +205,7 @@ public:
     try {
       node = copyInto(mark.child(0), tree.get_root().child(0));
     } catch (const Unsupported &) {
-      kernel.sharedReason = "unsupported node in the kernel's tree";
+      kernel.noShared.why = NoSharedTiles::Why::UnsupportedTree;
       return;
     }
     isl::union_set instances = domainOf(node.child(0));
@@ -241,9 +241,8 @@ public:
           barrier(tiles, kernel.addStatement(AddedOp::BlockBarrier, 0)));
       node = node.graft_after(
           isl::schedule_node::from_extension(stepWriteback));
-    } else if (kernel.sharedReason.empty()) {
-      kernel.sharedReason = "a wavefront's tile exchanges its values "
-                            "through global memory (--no-shared)";
+    } else if (!kernel.noShared.decided()) {
+      kernel.noShared.why = NoSharedTiles::Why::WavefrontGlobal;
     }
     kernel.deviceTree = node.get_schedule();
   }
@@ -278,8 +277,7 @@ private:
       shared.sizes.push_back(size.at(d).num_si());
     unsigned eb = elementBytes(scop.arrays[a].type);
     if (padTile(shared) * eb > kSharedBytes) {
-      kernel.sharedReason = "the footprint of a wavefront's tile does not "
-                            "fit in shared memory";
+      kernel.noShared.why = NoSharedTiles::Why::WavefrontTooLarge;
       return false;
     }
     return true;
@@ -293,7 +291,7 @@ private:
     isl::union_map accesses = isl::union_map::empty(scop.ctx);
     isl::union_map writes = isl::union_map::empty(scop.ctx);
     if (!array) {
-      kernel.sharedReason = "a wavefront's tile writes more than one array";
+      kernel.noShared.why = NoSharedTiles::Why::WavefrontWritesSeveral;
       return std::nullopt;
     }
     unsigned a = *array;
@@ -307,9 +305,8 @@ private:
             writes = writes.unite(isl::union_map(access.relation));
         }
     if (!affine || scop.arrays[a].rank() == 0) {
-      kernel.sharedReason = "a wavefront's tile writes " +
-                            scop.arrays[a].name +
-                            " through a subscript that is not affine";
+      kernel.noShared.why = NoSharedTiles::Why::WavefrontNotAffine;
+      kernel.noShared.array = a;
       return std::nullopt;
     }
     isl::union_set instances = prefix.domain();
@@ -318,8 +315,7 @@ private:
             .as_map();
     isl::fixed_box box = footprint.range_simple_fixed_box_hull();
     if (!box.is_valid()) {
-      kernel.sharedReason = "the footprint of a wavefront's tile has no box "
-                            "of fixed size";
+      kernel.noShared.why = NoSharedTiles::Why::WavefrontNoBox;
       return std::nullopt;
     }
     SharedTile shared;
@@ -351,7 +347,7 @@ private:
             .intersect_range(share),
         kernel.addStatement(AddedOp::SharedWriteback, index));
     kernel.sharedTiles.push_back(shared);
-    kernel.sharedReason.clear();
+    kernel.noShared = NoSharedTiles();
     return index;
   }
 
@@ -409,12 +405,9 @@ private:
       }
     }
     if (result.empty()) {
-      kernel.sharedReason =
-          "no array that the kernel only reads is reused across the threads "
-          "of a block (read by one thread's neighbours, or through " +
-          std::to_string(neighbourhoodMin) + " references or more)";
-      if (stagesUncoalesced(stage, tiled))
-        kernel.sharedReason += " or read uncoalesced";
+      kernel.noShared.why = NoSharedTiles::Why::NoReuse;
+      kernel.noShared.references = neighbourhoodMin;
+      kernel.noShared.orUncoalesced = stagesUncoalesced(stage, tiled);
     }
     return result;
   }
@@ -537,7 +530,7 @@ private:
         node.get_prefix_schedule_union_map().intersect_domain(instances);
     isl::set tiles = prefix.range().as_set();
     std::vector<isl::map> offsets, copies;
-    std::vector<std::string> narrow; // staged for coalescing, but too narrow
+    std::vector<unsigned> narrow; // staged for coalescing, but too narrow
     unsigned bytes = 0;
     for (unsigned a : arrays) {
       isl::union_map accesses = isl::union_map::empty(scop.ctx);
@@ -563,7 +556,7 @@ private:
       // read as uncoalesced by the copy as by the threads.
       if (forCoalescing.count(a) &&
           shared.sizes.back() * long(eb) < long(kSectorBytes)) {
-        narrow.push_back(scop.arrays[a].name);
+        narrow.push_back(a);
         continue;
       }
       long elements = padTile(shared);
@@ -589,13 +582,8 @@ private:
       kernel.sharedTiles.push_back(shared);
     }
     if (kernel.sharedTiles.empty()) {
-      kernel.sharedReason = "no footprint has a box of fixed size that fits "
-                            "in shared memory";
-      for (const std::string &name : narrow)
-        kernel.sharedReason +=
-            "; the block's rows of " + name + " are narrower than a " +
-            std::to_string(kSectorBytes) +
-            "-byte sector, so a copy would read them as uncoalesced";
+      kernel.noShared.why = NoSharedTiles::Why::NoBoxFits;
+      kernel.noShared.narrow = narrow;
       return false;
     }
     kernel.sharedTileSize = tiled ? tileSize : 0;
@@ -754,12 +742,11 @@ void promoteToShared(GpuProgram &program, unsigned tileSize,
     return;
   for (Kernel &kernel : program.kernels) {
     if (kernel.numMapped == 0) {
-      kernel.sharedReason = "the kernel runs on one thread";
+      kernel.noShared.why = NoSharedTiles::Why::OneThread;
       continue;
     }
     if (kernel.reduction) {
-      kernel.sharedReason = "a reduction kernel: its shared memory holds "
-                            "the partial results";
+      kernel.noShared.why = NoSharedTiles::Why::Reduction;
       continue;
     }
     isl::schedule_node mark = findKernelMark(root.child(0), kernel);

@@ -3,7 +3,7 @@
 // Stage 4, before register accumulators: GpuProgram -> GpuProgram with
 // arrays that the threads of a block reuse read through shared memory.
 // Input: the kernels, their mapping and access patterns. Output: per kernel
-// `sharedLoop`, `sharedTileSize`, `sharedTiles`, `sharedReason`, and the
+// `sharedLoop`, `sharedTileSize`, `sharedTiles`, `noShared`, and the
 // kernel's rewritten tree (`deviceTree`).
 //
 //===----------------------------------------------------------------------===//

@@ -440,15 +440,11 @@ void printUserStatement(
      << "\n";
 }
 
-std::optional<std::vector<long>> unrollMarkExtents(const std::string &mark) {
-  const std::string prefix = polyhedral::kUnrollMark;
-  if (mark.rfind(prefix, 0) != 0)
+std::optional<std::vector<long>> unrollMarkExtents(const isl::id &mark) {
+  std::optional<polyhedral::GpuMark> payload = polyhedral::gpuMarkOf(mark);
+  if (!payload || payload->kind != polyhedral::MarkKind::Unroll)
     return std::nullopt;
-  std::vector<long> extents;
-  for (size_t at = mark.find('_', prefix.size()); at != std::string::npos;
-       at = mark.find('_', at + 1))
-    extents.push_back(std::stol(mark.substr(at + 1)));
-  return extents;
+  return payload->extents;
 }
 
 void AstPrinter::printUnrolled(const isl::ast_node &node,
@@ -681,7 +677,7 @@ void AstPrinter::printFor(const isl::ast_node &node, int indent,
                      " += " + printExpr(inc) + ") {\n";
   std::optional<std::vector<long>> points =
       body.isa<isl::ast_node_mark>()
-          ? unrollMarkExtents(body.as<isl::ast_node_mark>().id().name())
+          ? unrollMarkExtents(body.as<isl::ast_node_mark>().id())
           : std::nullopt;
   if (points) {
     // A register tile's points as the whole body (a jammed loop, such as
@@ -743,9 +739,9 @@ void AstPrinter::print(const isl::ast_node &node, int indent,
     isl::ast_node_mark markNode = node.as<isl::ast_node_mark>();
     isl::ast_node child = markNode.node();
     if (std::optional<std::vector<long>> points =
-            unrollMarkExtents(markNode.id().name()))
+            unrollMarkExtents(markNode.id()))
       printUnrolled(child, *points, indent, os);
-    else if (!mark || !mark(markNode.id().name(), child, indent, os))
+    else if (!mark || !mark(markNode.id(), child, indent, os))
       print(child, indent, os);
   } else {
     POLYCUDA_CHECK(false) << "unexpected isl AST node";

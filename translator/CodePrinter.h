@@ -113,20 +113,19 @@ inline constexpr long kHoistedUnroll = 4;
 /// otherwise.
 std::optional<long> unrolledBodies(const isl::ast_node &node);
 
-/// The extents of a register tile's points from the name of the mark above
-/// them (`polycuda_unroll_R0_R1...`, kUnrollMark), or nothing for another
-/// mark.
-std::optional<std::vector<long>> unrollMarkExtents(const std::string &mark);
+/// The extents of a register tile's points from the payload of the mark
+/// above them (MarkKind::Unroll), or nothing for another mark.
+std::optional<std::vector<long>> unrollMarkExtents(const isl::id &mark);
 
 /// Walks an isl AST and prints loops, conditions and blocks; the loops
-/// below an unroll mark (kUnrollMark) unrolled (printUnrolled); user nodes
+/// below an unroll mark (MarkKind::Unroll) unrolled (printUnrolled); user nodes
 /// and other marks are delegated to the callbacks.
 class AstPrinter {
 public:
   using UserFn = std::function<void(const isl::ast_expr &call, int indent,
                                     std::ostream &os)>;
   /// Returns true if it printed the mark's child itself.
-  using MarkFn = std::function<bool(const std::string &mark,
+  using MarkFn = std::function<bool(const isl::id &mark,
                                     const isl::ast_node &child, int indent,
                                     std::ostream &os)>;
   AstPrinter(UserFn user, MarkFn mark) : user(user), mark(mark) {}

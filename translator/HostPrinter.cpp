@@ -383,7 +383,7 @@ std::string printHostBlock(const GpuProgram &program, unsigned region,
         printLaunchNode(program, region, target, where, launcher, call,
                         indent, out);
       },
-      [&](const std::string &mark, const isl::ast_node &child, int indent,
+      [&](const isl::id &mark, const isl::ast_node &child, int indent,
           std::ostream &out) {
         const PersistentLoop *loop = program.findPersistentLoop(mark);
         if (!loop || !loop->persistent || !target.hasGridBarrier())
@@ -658,17 +658,18 @@ std::string printCFile(const ParsedInput &input,
         [&](const isl::ast_expr &call, int indent, std::ostream &out) {
           printUserStatement(scop, call, arrayRef, mathName, indent, out);
         },
-        [&](const std::string &mark, const isl::ast_node &child, int indent,
+        [&](const isl::id &mark, const isl::ast_node &child, int indent,
             std::ostream &out) {
-          if (mark.rfind(kParallelMark, 0) != 0 ||
+          std::optional<polyhedral::GpuMark> payload =
+              polyhedral::gpuMarkOf(mark);
+          if (!payload || payload->kind != polyhedral::MarkKind::Parallel ||
               !child.isa<isl::ast_node_for>())
             return false;
           isl::ast_node_for loop = child.as<isl::ast_node_for>();
           if (loop.is_degenerate())
             return false;
-          // Only the loop of the marked band member (see parallelMark).
-          std::string iterator = printExpr(loop.iterator());
-          if (mark != parallelMark(iterator))
+          // Only the loop of the marked band member (GpuMark::loop).
+          if (printExpr(loop.iterator()) != payload->loop)
             return false;
           out << indentBy(indent) << "#pragma omp parallel for\n";
           self->printFor(child, indent, out);

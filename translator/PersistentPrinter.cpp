@@ -127,14 +127,14 @@ void collectBlockBarriers(const GpuProgram &program, const isl::ast_node &node,
   }
 }
 
-/// The mark node named `name` in `node`, or null.
-isl::ast_node findMark(const isl::ast_node &node, const std::string &name) {
+/// The mark node of `mark` (that id) in `node`, or null.
+isl::ast_node findMark(const isl::ast_node &node, const isl::id &mark) {
   isl::ast_node found;
   forEachAstNode(node, [&](const isl::ast_node &child) {
     if (!found.is_null())
       return false;
     if (child.isa<isl::ast_node_mark>() &&
-        child.as<isl::ast_node_mark>().id().name() == name) {
+        child.as<isl::ast_node_mark>().id().get() == mark.get()) {
       found = child;
       return false;
     }
@@ -247,7 +247,7 @@ std::string printPersistentKernels(const GpuProgram &program, unsigned region,
   for (const PersistentLoop &loop : program.persistentLoops) {
     if (!loop.persistent)
       continue;
-    isl::ast_node mark = findMark(program.host, loop.mark.name());
+    isl::ast_node mark = findMark(program.host, loop.mark);
     if (mark.is_null())
       continue;
     isl::ast_node loops = mark.as<isl::ast_node_mark>().node();

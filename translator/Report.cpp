@@ -28,6 +28,8 @@ using polyhedral::Statement;
 
 namespace {
 
+using report::noSharedReason;
+using report::registerTileReason;
 using report::referenceReason;
 using report::str;
 
@@ -520,7 +522,7 @@ private:
         {"grid", std::move(gridArray)},
         {"block", std::move(blockArray)},
         {"block_size_detail", blockSizingJson(kernel)},
-        {"register_tile", registerTileJson(kernel)},
+        {"register_tile", registerTileJson(scop, kernel)},
         {"wavefront_tile", wavefrontTileJson(kernel)},
         {"thread_order", kernel.order.column ? "column" : "row-major"},
         {"thread_order_detail", threadOrderJson(kernel.order)},
@@ -536,7 +538,8 @@ private:
   }
   /// The points per thread (hardware order x, y, z) and why; null for
   /// one-thread kernels.
-  static json::Value registerTileJson(const polyhedral::KernelFact &kernel) {
+  static json::Value registerTileJson(const Scop &scop,
+                                      const polyhedral::KernelFact &kernel) {
     if (kernel.numMapped == 0)
       return nullptr;
     json::Array points;
@@ -548,7 +551,7 @@ private:
                                          : 1));
     return json::Object{{"points", std::move(points)},
                         {"considered", kernel.registerTileConsidered},
-                        {"why", kernel.registerTileReason}};
+                        {"why", registerTileReason(scop, kernel.registerTileDecision)}};
   }
   /// A tiled wavefront's steps and tile, or null.
   static json::Value wavefrontTileJson(const polyhedral::KernelFact &kernel) {
@@ -616,7 +619,7 @@ private:
       size = (int64_t)kernel.sharedTileSize;
     }
     std::string reason =
-        kernel.sharedTiles.empty() ? kernel.sharedReason
+        kernel.sharedTiles.empty() ? noSharedReason(scop, kernel.noShared)
         : kernel.sharedLoop.empty()
             ? "no loop inside the kernel: each block copies the elements it "
               "reads of the arrays its threads reuse once, then computes"

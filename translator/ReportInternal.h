@@ -30,6 +30,14 @@ std::string referenceReason(const polyhedral::Scop &scop,
                             const polyhedral::ReferenceFact &ref,
                             const std::string &xLoop);
 
+/// Why a kernel runs the points per thread it runs, in words.
+std::string registerTileReason(const polyhedral::Scop &scop,
+                               const polyhedral::RegisterTileDecision &d);
+
+/// Why a kernel reads no array through shared memory, in words.
+std::string noSharedReason(const polyhedral::Scop &scop,
+                           const polyhedral::NoSharedTiles &decision);
+
 } // namespace polycuda::translator::report
 
 #endif

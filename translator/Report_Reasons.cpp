@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "ReportInternal.h"
 
+#include "DeviceModel.h"
+#include "MappingPolicy.h"
+
 namespace polycuda::translator::report {
 
 using polyhedral::AccessPattern;
@@ -153,6 +156,167 @@ std::string referenceReason(const Scop &scop, const Statement &stmt,
   if (!access.isAffine())
     return mayAccessReason(array, access) + "; " + reason;
   return reason;
+}
+
+namespace {
+
+/// "a x b" of two numbers.
+std::string times(unsigned a, unsigned b) {
+  return std::to_string(a) + " x " + std::to_string(b);
+}
+
+/// The arrays' names, separated by commas.
+std::string names(const Scop &scop, const std::vector<unsigned> &arrays) {
+  std::string text;
+  for (unsigned a : arrays)
+    text += (text.empty() ? "" : ", ") + scop.arrays[a].name;
+  return text;
+}
+
+/// What chose a gemm-shaped tile: the option, or the device model's count
+/// of blocks.
+std::string tileSizing(const polyhedral::RegisterTileDecision &d) {
+  if (d.fromOption)
+    return ": --register-tile";
+  return ": " + std::to_string(d.blocks) + " blocks of " +
+         times(d.block[0] * d.shown[0], d.block[1] * d.shown[1]) +
+         " points per launch with " + times(d.shown[0], d.shown[1]) + " (" +
+         std::to_string(d.wanted) + " wanted: " +
+         std::to_string(polyhedral::kBlocksPerSmForRegisterTiles) +
+         " per SM)";
+}
+
+/// The decision itself, without what memory promotion added.
+std::string registerTileChoice(const Scop &scop,
+                               const polyhedral::RegisterTileDecision &d) {
+  using Why = polyhedral::RegisterTileDecision::Why;
+  switch (d.why) {
+  case Why::None:
+    return "";
+  case Why::Off:
+    return "register tiling is off";
+  case Why::NotTwoMapped:
+    return "not two mapped loops without a reduction";
+  case Why::Wavefront:
+    return "a wavefront's tile: one point per thread and step";
+  case Why::TranspositionRows: {
+    std::string rows = std::to_string(d.tile[1]);
+    return rows + " points per thread along y, one after the other: a "
+                  "transposition's staged tile of " +
+           times(d.block[0], d.block[1] * d.tile[1]) + " on " +
+           std::to_string(d.block[1]) +
+           " threads along y, each copying and writing " + rows +
+           " of its rows";
+  }
+  case Why::StencilOption:
+    return times(d.tile[0], d.tile[1]) +
+           " consecutive points per thread (x, y), unrolled one after the "
+           "other, over the neighbourhoods of " +
+           names(scop, d.arrays) + ": --register-tile";
+  case Why::StencilTooFewBlocks:
+    return "too few blocks for a stencil's consecutive points: " +
+           std::to_string(d.blocks) + " with " + std::to_string(d.tile[1]) +
+           " points per thread along y (" + std::to_string(d.wanted) +
+           " wanted)";
+  case Why::StencilPoints:
+    return times(d.tile[0], d.tile[1]) +
+           " points per thread (x, y), consecutive along y and unrolled one "
+           "after the other: each point reads a neighbourhood of " +
+           names(scop, d.arrays) +
+           " that the next point's overlaps, so the compiler loads the "
+           "elements they share once (" +
+           std::to_string(d.blocks) + " blocks per launch)";
+  case Why::BandShape:
+    return "its band is not two mapped loops and one more, permutable";
+  case Why::WritesPrivate:
+    return "it writes the privatized scalar " + names(scop, d.arrays);
+  case Why::NoAccumulator:
+    return "no element held across the band's third loop";
+  case Why::NoReuse:
+    return "no element read by several threads of a block";
+  case Why::NotMeasuredShape:
+    return "no element read in common along one mapped loop and not the "
+           "other (gemm's A[i][k] along j) for each of the two: not the "
+           "shape measured with register tiles";
+  case Why::NotRectangle:
+    return "the mapped loops' iterations are not a rectangle (triangular "
+           "spaces measured slower with register tiles)";
+  case Why::NoBound:
+    return "the loops have no bound at translation time";
+  case Why::TooFewBlocks:
+    return "too few blocks with several points per thread" + tileSizing(d);
+  case Why::Tiled:
+    return times(d.tile[0], d.tile[1]) +
+           " points per thread (x, y): an element held in a register across "
+           "the band's third loop and elements that neighbouring threads "
+           "share" +
+           tileSizing(d);
+  }
+  return "";
+}
+
+} // namespace
+
+std::string registerTileReason(const Scop &scop,
+                               const polyhedral::RegisterTileDecision &d) {
+  std::string text = registerTileChoice(scop, d);
+  if (d.notUnrolled)
+    text += "; not unrolled: the thread's band is not its mapped loops and "
+            "one more";
+  if (d.boundBlocks)
+    text += "; on CUDA compiled for " + std::to_string(d.boundBlocks) +
+            " blocks per SM (at most " +
+            std::to_string(polyhedral::kJammedRegisters) +
+            " registers a thread, " + std::to_string(d.accumulatorWords) +
+            " of them accumulators)";
+  return text;
+}
+
+std::string noSharedReason(const Scop &scop,
+                           const polyhedral::NoSharedTiles &decision) {
+  using Why = polyhedral::NoSharedTiles::Why;
+  switch (decision.why) {
+  case Why::None:
+    return "";
+  case Why::ManyMappedLoops:
+    return "more than two mapped loops";
+  case Why::UnsupportedTree:
+    return "unsupported node in the kernel's tree";
+  case Why::WavefrontGlobal:
+    return "a wavefront's tile exchanges its values through global memory "
+           "(--no-shared)";
+  case Why::WavefrontTooLarge:
+    return "the footprint of a wavefront's tile does not fit in shared memory";
+  case Why::WavefrontWritesSeveral:
+    return "a wavefront's tile writes more than one array";
+  case Why::WavefrontNotAffine:
+    return "a wavefront's tile writes " + scop.arrays[decision.array].name +
+           " through a subscript that is not affine";
+  case Why::WavefrontNoBox:
+    return "the footprint of a wavefront's tile has no box of fixed size";
+  case Why::NoReuse:
+    return "no array that the kernel only reads is reused across the threads "
+           "of a block (read by one thread's neighbours, or through " +
+           std::to_string(decision.references) + " references or more)" +
+           (decision.orUncoalesced ? " or read uncoalesced" : "");
+  case Why::NoBoxFits: {
+    std::string text =
+        "no footprint has a box of fixed size that fits in shared memory";
+    for (unsigned a : decision.narrow)
+      text += "; the block's rows of " + scop.arrays[a].name +
+              " are narrower than a " +
+              std::to_string(polyhedral::kSectorBytes) +
+              "-byte sector, so a copy would read them as uncoalesced";
+    return text;
+  }
+  case Why::OneThread:
+    return "the kernel runs on one thread";
+  case Why::Reduction:
+    return "a reduction kernel: its shared memory holds the partial results";
+  case Why::AstFailed:
+    return "isl could not generate the kernel's code with the copies";
+  }
+  return "";
 }
 
 } // namespace polycuda::translator::report

@@ -394,7 +394,6 @@ TEST_F(AstGenerationTest, CMarkIsAboveTheOutermostParallelLoop) {
   // parallel, is not marked again inside it.
   std::vector<MarkInfo> marks = marksOf(ast);
   ASSERT_EQ(1u, marks.size()) << text(ast);
-  EXPECT_EQ(polyhedral::parallelMark("c0"), marks[0].name);
   EXPECT_EQ("omp_parallel_c0", marks[0].name);
   EXPECT_EQ("c0", marks[0].loop) << text(ast);
   EXPECT_TRUE(marks[0].outer.empty()) << text(ast);

@@ -24,6 +24,7 @@ using polyhedral::choosePadding;
 using polyhedral::conflictDegree;
 using polyhedral::GpuProgram;
 using polyhedral::Kernel;
+using polyhedral::NoSharedTiles;
 using polyhedral::PipelineOptions;
 using polyhedral::runGpuPipeline;
 using polyhedral::ThreadStep;
@@ -147,7 +148,7 @@ TEST_F(MemoryPromotionTest, GemmReadsAAndBThroughSharedTilesCInARegister) {
   // i on y (blocks of 8), j on x (32); k tiled by 32.
   EXPECT_EQ("k", kernel.sharedLoop);
   EXPECT_EQ(32u, kernel.sharedTileSize);
-  ASSERT_EQ(2u, kernel.sharedTiles.size()) << kernel.sharedReason;
+  ASSERT_EQ(2u, kernel.sharedTiles.size()) << int(kernel.noShared.why);
   EXPECT_EQ("A", arrayName(program, kernel.sharedTiles[0].array));
   EXPECT_EQ((std::vector<long>{8, 32}), kernel.sharedTiles[0].sizes);
   EXPECT_EQ(0u, kernel.sharedTiles[0].padding);
@@ -247,9 +248,8 @@ TEST_F(MemoryPromotionTest, Jacobi2dCopiesItsNeighbourhoodOncePerBlock) {
   GpuProgram plain = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(2u, plain.kernels.size());
   EXPECT_TRUE(plain.kernels[0].sharedTiles.empty());
-  EXPECT_NE(std::string::npos,
-            plain.kernels[0].sharedReason.find("9 references or more"))
-      << plain.kernels[0].sharedReason;
+  EXPECT_EQ(NoSharedTiles::Why::NoReuse, plain.kernels[0].noShared.why);
+  EXPECT_EQ(9u, plain.kernels[0].noShared.references);
   PipelineOptions options;
   options.sharedNeighbourhoodMin = 5;
   GpuProgram program = runGpuPipeline(*scop, options);
@@ -259,7 +259,7 @@ TEST_F(MemoryPromotionTest, Jacobi2dCopiesItsNeighbourhoodOncePerBlock) {
   // tile); one barrier, outside every condition.
   const Kernel &stencil = program.kernels[0];
   EXPECT_EQ("", stencil.sharedLoop);
-  ASSERT_EQ(1u, stencil.sharedTiles.size()) << stencil.sharedReason;
+  ASSERT_EQ(1u, stencil.sharedTiles.size()) << int(stencil.noShared.why);
   EXPECT_EQ("A", arrayName(program, stencil.sharedTiles[0].array));
   EXPECT_EQ((std::vector<long>{10, 34}), stencil.sharedTiles[0].sizes);
   EXPECT_EQ(5u, stencil.sharedTiles[0].references.size());
@@ -274,8 +274,7 @@ TEST_F(MemoryPromotionTest, Jacobi2dCopiesItsNeighbourhoodOncePerBlock) {
   // The copy back, A[i][j] = B[i][j]: one reference, no reuse.
   const Kernel &copy = program.kernels[1];
   EXPECT_TRUE(copy.sharedTiles.empty());
-  EXPECT_NE(std::string::npos, copy.sharedReason.find("reused"))
-      << copy.sharedReason;
+  EXPECT_EQ(NoSharedTiles::Why::NoReuse, copy.noShared.why);
   for (const Kernel &kernel : program.kernels)
     EXPECT_TRUE(kernel.accumulators.empty()) << kernel.name;
 }
@@ -329,7 +328,7 @@ TEST_F(MemoryPromotionTest, StageUncoalescedStagesMvButNotTmv) {
   GpuProgram mv = runGpuPipeline(*mvSource, options);
   ASSERT_EQ(1u, mv.kernels.size());
   const polyhedral::SharedTile *a = tileOf(mv, "A");
-  ASSERT_NE(nullptr, a) << mv.kernels[0].sharedReason;
+  ASSERT_NE(nullptr, a) << int(mv.kernels[0].noShared.why);
   EXPECT_TRUE(a->forCoalescing);
   EXPECT_EQ((std::vector<long>{64, 32}), a->sizes);
   EXPECT_EQ(1u, a->padding);
@@ -393,7 +392,7 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   EXPECT_EQ(0u, kernel.hardwareDim[0]); // i on threadIdx.x
   EXPECT_EQ(1u, kernel.hardwareDim[1]);
   const polyhedral::SharedTile *a = tileOf(staged, "A");
-  ASSERT_NE(nullptr, a) << kernel.sharedReason;
+  ASSERT_NE(nullptr, a) << int(kernel.noShared.why);
   EXPECT_TRUE(a->forCoalescing);
   EXPECT_EQ((std::vector<long>{32, 32}), a->sizes);
   EXPECT_EQ(1u, a->padding);
@@ -411,7 +410,7 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   EXPECT_EQ((std::vector<unsigned>{1, 4}), four.registerTile);
   EXPECT_FALSE(four.jamPoints);
   const polyhedral::SharedTile *fittedA = tileOf(fitted, "A");
-  ASSERT_NE(nullptr, fittedA) << four.sharedReason;
+  ASSERT_NE(nullptr, fittedA) << int(four.noShared.why);
   EXPECT_EQ((std::vector<long>{32, 32}), fittedA->sizes);
   EXPECT_EQ(1u, fittedA->padding);
 

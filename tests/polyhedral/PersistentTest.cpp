@@ -88,7 +88,7 @@ TEST_F(PersistentTest, TimeLoopOfLaunchesIsMarkedPersistent) {
   ASSERT_EQ(std::vector<std::string>{"persistent_0"}, marks);
   EXPECT_TRUE(children[0].isa<isl::ast_node_for>());
   EXPECT_TRUE(onlyLaunches(program, children[0]));
-  EXPECT_EQ(&loop, program.findPersistentLoop("persistent_0"));
+  EXPECT_EQ(&loop, program.findPersistentLoop(loop.mark));
 }
 
 TEST_F(PersistentTest, DisabledLoopIsRecordedWithItsReasonAndNotMarked) {

@@ -24,6 +24,7 @@ using polyhedral::PipelineOptions;
 using polyhedral::runGpuPipeline;
 
 using RegisterTileTest = IslTest;
+using Why = polyhedral::RegisterTileDecision::Why;
 
 PipelineOptions tiled() {
   PipelineOptions options;
@@ -55,9 +56,12 @@ findNode(const isl::schedule_node &node,
   return isl::schedule_node();
 }
 
-bool isMark(const isl::schedule_node &node, const std::string &prefix) {
-  return node.isa<isl::schedule_node_mark>() &&
-         polyhedral::markId(node).name().rfind(prefix, 0) == 0;
+/// Whether `node` is an unroll mark (its payload, not its name) of
+/// `extents`.
+bool isUnrollMark(const isl::schedule_node &node,
+                  const std::vector<long> &extents) {
+  return polyhedral::isMark(node, polyhedral::MarkKind::Unroll) &&
+         polyhedral::gpuMarkOf(polyhedral::markId(node))->extents == extents;
 }
 
 TEST_F(RegisterTileTest, OnByDefaultAndOffOnRequest) {
@@ -70,7 +74,7 @@ TEST_F(RegisterTileTest, OnByDefaultAndOffOnRequest) {
   GpuProgram plain = runGpuPipeline(*scop, off);
   ASSERT_EQ(1u, plain.kernels.size());
   EXPECT_FALSE(plain.kernels[0].registerTiled());
-  EXPECT_EQ("register tiling is off", plain.kernels[0].registerTileReason);
+  EXPECT_EQ(Why::Off, plain.kernels[0].registerTileDecision.why);
 }
 
 TEST_F(RegisterTileTest, GemmGetsFourByFourPointsPerThread) {
@@ -83,8 +87,8 @@ TEST_F(RegisterTileTest, GemmGetsFourByFourPointsPerThread) {
   EXPECT_EQ((std::vector<unsigned>{4, 4}), kernel.registerTile);
   EXPECT_EQ(32u, kernel.tileSize(0));
   EXPECT_EQ(128u, kernel.tileSize(1));
-  EXPECT_NE(std::string::npos, kernel.registerTileReason.find("4 x 4"))
-      << kernel.registerTileReason;
+  EXPECT_EQ(Why::Tiled, kernel.registerTileDecision.why);
+  EXPECT_EQ((std::vector<unsigned>{4, 4}), kernel.registerTileDecision.tile);
   // A block's shared tiles cover its tile: A 32 x 32, B 32 x 128.
   ASSERT_EQ(2u, kernel.sharedTiles.size());
   EXPECT_EQ((std::vector<long>{32, 32}), kernel.sharedTiles[0].sizes);
@@ -105,14 +109,14 @@ TEST_F(RegisterTileTest, ThreadBandIsJammed) {
   // Below the thread mark: the filter, then the band of k alone, then the
   // unroll mark of the points (4 x 4) and their band.
   isl::schedule_node thread = findNode(root, [](const isl::schedule_node &n) {
-    return isMark(n, polyhedral::kThreadMark);
+    return polyhedral::isMark(n, polyhedral::MarkKind::Thread);
   });
   ASSERT_FALSE(thread.is_null());
   isl::schedule_node loop = thread.child(0).child(0);
   ASSERT_TRUE(loop.isa<isl::schedule_node_band>());
   EXPECT_EQ(1u, loop.as<isl::schedule_node_band>().n_member());
   isl::schedule_node unroll = loop.child(0);
-  ASSERT_TRUE(isMark(unroll, "polycuda_unroll_4_4"))
+  ASSERT_TRUE(isUnrollMark(unroll, {4, 4}))
       << polyhedral::toString(kernel.deviceTree);
   isl::schedule_node points = unroll.child(0);
   ASSERT_TRUE(points.isa<isl::schedule_node_band>());
@@ -128,7 +132,7 @@ TEST_F(RegisterTileTest, ThreadBandIsJammed) {
   // The loads and stores of the registers: one statement each, below an
   // unroll mark of the 16 registers.
   isl::schedule_node loads = findNode(root, [](const isl::schedule_node &n) {
-    return isMark(n, "polycuda_unroll_16");
+    return isUnrollMark(n, {16});
   });
   EXPECT_FALSE(loads.is_null()) << polyhedral::toString(kernel.deviceTree);
 }
@@ -140,9 +144,7 @@ TEST_F(RegisterTileTest, ShrinksForASmallSpace) {
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
   EXPECT_FALSE(program.kernels[0].registerTiled());
-  EXPECT_NE(std::string::npos,
-            program.kernels[0].registerTileReason.find("too few blocks"))
-      << program.kernels[0].registerTileReason;
+  EXPECT_EQ(Why::TooFewBlocks, program.kernels[0].registerTileDecision.why);
   // 1536 x 2048 (i x j): 4 x 4 points give 16 x 48 = 768 blocks, one row
   // short of 792; 4 x 2 (y halved) give 1,536.
   auto scop2 = gemmScop(ctx());
@@ -196,9 +198,7 @@ TEST_F(RegisterTileTest, NotForATriangle) {
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
   EXPECT_FALSE(program.kernels[0].registerTiled());
-  EXPECT_NE(std::string::npos,
-            program.kernels[0].registerTileReason.find("not a rectangle"))
-      << program.kernels[0].registerTileReason;
+  EXPECT_EQ(Why::NotRectangle, program.kernels[0].registerTileDecision.why);
 }
 
 /// B[i][j] += W[d] * A[i + d][j] over d < 9, i < rows, j < cols.
@@ -238,9 +238,7 @@ TEST_F(RegisterTileTest, AWeightedStencilGetsConsecutiveRows) {
   unsigned y = kernel.hardwareDim[0] == 1 ? 0 : 1;
   EXPECT_EQ(4u, kernel.registerTile[y]);
   EXPECT_EQ(1u, kernel.registerTile[1 - y]);
-  EXPECT_NE(std::string::npos,
-            kernel.registerTileReason.find("consecutive along y"))
-      << kernel.registerTileReason;
+  EXPECT_EQ(Why::StencilPoints, kernel.registerTileDecision.why);
   ASSERT_EQ(1u, kernel.neighbourhoods.size());
   EXPECT_EQ("A", scop->arrays[kernel.neighbourhoods[0]].name);
 }
@@ -251,9 +249,8 @@ TEST_F(RegisterTileTest, NoConsecutiveRowsForFewBlocks) {
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
   EXPECT_FALSE(program.kernels[0].registerTiled());
-  EXPECT_NE(std::string::npos,
-            program.kernels[0].registerTileReason.find("too few blocks"))
-      << program.kernels[0].registerTileReason;
+  EXPECT_EQ(Why::StencilTooFewBlocks,
+            program.kernels[0].registerTileDecision.why);
 }
 
 TEST_F(RegisterTileTest, RequestedSizes) {
