@@ -447,9 +447,42 @@ ExprPtr BodyBuilder::negated(ExprPtr v) {
   return no;
 }
 
+namespace {
+
+/// Whether `v` may be printed in a wider type than C gives it: iterators
+/// and parameters are printed as `long`, and so is arithmetic on them.
+/// Comparisons, casts, array elements and calls have their own types.
+bool printedWide(const polyhedral::Expr &v) {
+  using Kind = polyhedral::Expr::Kind;
+  switch (v.kind) {
+  case Kind::Iterator:
+  case Kind::Param:
+    return true;
+  case Kind::Unary:
+    return v.op != "!" && printedWide(*v.args[0]);
+  case Kind::Binary:
+    if (v.op == "==" || v.op == "!=" || v.op == "<" || v.op == ">" ||
+        v.op == "<=" || v.op == ">=" || v.op == "&&" || v.op == "||")
+      return false;
+    return printedWide(*v.args[0]) ||
+           (v.args.size() > 1 && printedWide(*v.args[1]));
+  case Kind::Ternary:
+    return printedWide(*v.args[1]) || printedWide(*v.args[2]);
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
 /// An implicit conversion: printed where it may change the value (to an
 /// unsigned or narrower integer type), since the printed operand may have
-/// another type than in the source (iterators are `long`).
+/// another type than in the source (iterators are `long`). A conversion
+/// that keeps every value of the source type is printed too where the
+/// operand is printed wider and the target is an unsigned type narrower
+/// than `long`: `g * u` with `unsigned char g` (a parameter) and `unsigned
+/// u` is unsigned arithmetic in C, and would be `long` arithmetic without
+/// the cast (random program 762470).
 ExprPtr BodyBuilder::implicitCast(const ImplicitCastExpr *cast) {
   ExprPtr v = value(cast->getSubExpr());
   QualType to = cast->getType(), from = cast->getSubExpr()->getType();
@@ -458,7 +491,11 @@ ExprPtr BodyBuilder::implicitCast(const ImplicitCastExpr *cast) {
   if (cast->getCastKind() != CK_IntegralCast || to->isBooleanType() ||
       !to->isIntegerType() || !from->isIntegerType())
     return v;
-  if (fitsIn(state.ast, from, to))
+  bool widened = to->isUnsignedIntegerType() &&
+                 state.ast.getIntWidth(to) <
+                     state.ast.getIntWidth(state.ast.LongTy) &&
+                 printedWide(*v);
+  if (fitsIn(state.ast, from, to) && !widened)
     return v;
   auto type = elemTypeOf(to);
   if (!type)
