@@ -118,7 +118,7 @@ public:
       PersistentFact fact{loop.loop,        {},
                           loop.persistent,  loop.threads,
                           loop.singleBlock, loop.sharedBytes,
-                          loop.reason};
+                          loop.why,         loop.kernel};
       fact.kernels = loop.kernels;
       out.persistentLoops.push_back(fact);
     }

@@ -167,7 +167,8 @@ struct PersistentFact {
   unsigned threads = 0;
   bool singleBlock = false;
   unsigned long sharedBytes = 0;
-  std::string reason;
+  PersistentLoop::Why why = PersistentLoop::Why::Off;
+  unsigned kernel = 0; ///< the kernel `why` names (Kernel::id)
 };
 
 /// Everything the report says about one scop.

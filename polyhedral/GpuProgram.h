@@ -688,8 +688,19 @@ struct PersistentLoop {
   bool singleBlock = false;
   /// Bytes of shared memory the phases declare together.
   unsigned long sharedBytes = 0;
-  /// Why (not), in words.
-  std::string reason;
+  /// Why (not): the decision; the report words it.
+  enum class Why {
+    Off,           ///< --persistent=off
+    HostCode,      ///< the loop runs host code besides its launches
+    Wavefront,     ///< `kernel` launches the tiles of a wavefront
+    SharedMemory,  ///< the phases' sharedBytes exceed one block's
+    WaitsForBlock, ///< `kernel` waits for a block with fewer threads
+    OneBlock,      ///< persistent: one block runs every phase
+    Cooperative,   ///< persistent: one cooperative launch
+  };
+  Why why = Why::Off;
+  /// Wavefront, WaitsForBlock: the kernel (Kernel::id).
+  unsigned kernel = 0;
 };
 
 /// Names of the persistent-loop marks: `persistent_N`.

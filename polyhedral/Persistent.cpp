@@ -74,53 +74,35 @@ PersistentLoop decide(const GpuProgram &program,
                                  [](const Kernel *k) {
                                    return k->numMapped == 0;
                                  });
+  using Why = PersistentLoop::Why;
   if (!options.enabled) {
-    loop.reason = options.disabledReason;
+    loop.why = Why::Off;
     return loop;
   }
   if (hostCode || kernels.empty()) {
-    loop.reason = "the loop runs host code besides its launches";
+    loop.why = Why::HostCode;
     return loop;
   }
   for (const Kernel *kernel : kernels)
     if (kernel->stepped()) {
-      loop.reason = "it launches the tiles of a wavefront (kernel " +
-                    kernel->name + "): one launch per wavefront of tiles";
+      loop.why = Why::Wavefront;
+      loop.kernel = kernel->id;
       return loop;
     }
   if (loop.sharedBytes > kPersistentSharedBytes) {
-    loop.reason = "its kernels declare " + std::to_string(loop.sharedBytes) +
-                  " bytes of shared memory together, more than one block "
-                  "may have (" +
-                  std::to_string(kPersistentSharedBytes) + ")";
+    loop.why = Why::SharedMemory;
     return loop;
   }
   // A kernel that waits for its block must find every thread of the
   // persistent block at each barrier: none may sit the phase out.
   for (const Kernel *kernel : kernels)
     if (kernel->waitsForBlock() && blockThreads(*kernel) != loop.threads) {
-      loop.reason = "kernel " + kernel->name + " waits for its block (" +
-                    (kernel->reduction ? "a reduction" : "shared-memory tiles") +
-                    ") with " +
-                    std::to_string(blockThreads(*kernel)) +
-                    " threads, fewer than the persistent block's " +
-                    std::to_string(loop.threads);
+      loop.why = Why::WaitsForBlock;
+      loop.kernel = kernel->id;
       return loop;
     }
   loop.persistent = true;
-  std::string launches = std::to_string(kernels.size()) + " kernel(s)";
-  if (loop.singleBlock)
-    loop.reason = "its " + launches +
-                  " run on one thread each: one block runs the whole loop, "
-                  "a block barrier after each phase, instead of a launch "
-                  "per iteration";
-  else
-    loop.reason = "its " + launches +
-                  " run as phases of one cooperative launch of at most the "
-                  "co-resident blocks of " +
-                  std::to_string(loop.threads) +
-                  " threads, a grid barrier after each phase, instead of a "
-                  "launch per iteration";
+  loop.why = loop.singleBlock ? Why::OneBlock : Why::Cooperative;
   return loop;
 }
 
@@ -150,7 +132,7 @@ unsigned long sharedBytes(const Scop &scop, const Kernel &kernel) {
 void choosePersistentLoops(GpuProgram &program,
                            const PersistentOptions &options) {
   program.persistentLoops.clear();
-  if (!options.enabled && options.disabledReason.empty())
+  if (!options.enabled && !options.recordOff)
     return;
   isl::schedule_node root = program.schedule.get_root();
   if (root.n_children() == 0)

@@ -30,9 +30,9 @@ namespace polycuda::polyhedral {
 /// kernels (only where the target has a grid-wide barrier: CUDA).
 struct PersistentOptions {
   bool enabled = false;
-  /// When not enabled: why, recorded for every host loop (e.g. the option
-  /// was off); empty records nothing.
-  std::string disabledReason;
+  /// When not enabled: whether every host loop is recorded as turned off
+  /// (--persistent=off); otherwise nothing is recorded.
+  bool recordOff = false;
 };
 
 

@@ -227,7 +227,7 @@ bool pipelineOptions(const Options &options,
   }
   pipeline.persistent.enabled = options.persistent == "auto";
   if (!pipeline.persistent.enabled)
-    pipeline.persistent.disabledReason = "turned off (--persistent=off)";
+    pipeline.persistent.recordOff = true;
   if (!polyhedral::parseTransferMethod(options.transfers, pipeline.transfers)) {
     llvm::errs() << "polycuda: error: unknown transfer method '"
                  << options.transfers

@@ -18,6 +18,7 @@
 #include "Check.h"
 #include "KernelPrinter.h"
 #include "Persistent.h"
+#include "Report.h"
 
 #include <algorithm>
 #include <set>
@@ -254,7 +255,7 @@ std::string printPersistentKernels(const GpuProgram &program, unsigned region,
     std::ostringstream os;
     os << target.persistentPreamble();
     os << "/* polycuda: host loop " << loop.loop << " as one kernel: "
-       << loop.reason << " */\n";
+       << persistentReason(program, loop) << " */\n";
     os << target.kernelQualifier() << " __launch_bounds__(" << loop.threads
        << ") " << persistentKernelName(scop, region, loop) << "(";
     std::vector<std::string> params;

@@ -357,7 +357,8 @@ private:
   static json::Array persistentJson(const polyhedral::GpuProgram &program,
                                     const ScopExplanation &facts) {
     json::Array loops;
-    for (const polyhedral::PersistentFact &loop : facts.persistentLoops) {
+    for (size_t i = 0; i < facts.persistentLoops.size(); ++i) {
+      const polyhedral::PersistentFact &loop = facts.persistentLoops[i];
       json::Array kernels;
       for (unsigned id : loop.kernels)
         kernels.push_back(program.kernels[id].name);
@@ -367,7 +368,7 @@ private:
                                    {"threads", (int64_t)loop.threads},
                                    {"single_block", loop.singleBlock},
                                    {"shared_bytes", (int64_t)loop.sharedBytes},
-                                   {"why", loop.reason}});
+                                   {"why", persistentReason(program, program.persistentLoops[i])}});
     }
     return loops;
   }

@@ -31,6 +31,11 @@ std::string reportText(const ParsedInput &input,
                        const Translation &translation,
                        const ReportOptions &options);
 
+/// Why a host loop's launches run (not) as one persistent kernel, in
+/// words (the report, and the comment above a persistent kernel).
+std::string persistentReason(const polyhedral::GpuProgram &program,
+                             const polyhedral::PersistentLoop &loop);
+
 } // namespace polycuda::translator
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "DeviceModel.h"
 #include "MappingPolicy.h"
+#include "Persistent.h"
 
 namespace polycuda::translator::report {
 
@@ -271,6 +272,54 @@ std::string registerTileReason(const Scop &scop,
             " of them accumulators)";
   return text;
 }
+
+} // namespace polycuda::translator::report
+
+namespace polycuda::translator {
+
+std::string persistentReason(const polyhedral::GpuProgram &program,
+                             const polyhedral::PersistentLoop &loop) {
+  using Why = polyhedral::PersistentLoop::Why;
+  std::string launches = std::to_string(loop.kernels.size()) + " kernel(s)";
+  switch (loop.why) {
+  case Why::Off:
+    return "turned off (--persistent=off)";
+  case Why::HostCode:
+    return "the loop runs host code besides its launches";
+  case Why::Wavefront:
+    return "it launches the tiles of a wavefront (kernel " +
+           program.kernels[loop.kernel].name +
+           "): one launch per wavefront of tiles";
+  case Why::SharedMemory:
+    return "its kernels declare " + std::to_string(loop.sharedBytes) +
+           " bytes of shared memory together, more than one block may have (" +
+           std::to_string(polyhedral::kPersistentSharedBytes) + ")";
+  case Why::WaitsForBlock: {
+    const polyhedral::Kernel &kernel = program.kernels[loop.kernel];
+    return "kernel " + kernel.name + " waits for its block (" +
+           (kernel.reduction ? "a reduction" : "shared-memory tiles") +
+           ") with " + std::to_string(polyhedral::blockThreads(kernel)) +
+           " threads, fewer than the persistent block's " +
+           std::to_string(loop.threads);
+  }
+  case Why::OneBlock:
+    return "its " + launches +
+           " run on one thread each: one block runs the whole loop, a block "
+           "barrier after each phase, instead of a launch per iteration";
+  case Why::Cooperative:
+    return "its " + launches +
+           " run as phases of one cooperative launch of at most the "
+           "co-resident blocks of " +
+           std::to_string(loop.threads) +
+           " threads, a grid barrier after each phase, instead of a launch "
+           "per iteration";
+  }
+  return "";
+}
+
+} // namespace polycuda::translator
+
+namespace polycuda::translator::report {
 
 std::string noSharedReason(const Scop &scop,
                            const polyhedral::NoSharedTiles &decision) {

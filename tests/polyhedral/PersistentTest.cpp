@@ -74,7 +74,7 @@ TEST_F(PersistentTest, TimeLoopOfLaunchesIsMarkedPersistent) {
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.persistentLoops.size());
   const polyhedral::PersistentLoop &loop = program.persistentLoops[0];
-  EXPECT_TRUE(loop.persistent) << loop.reason;
+  EXPECT_TRUE(loop.persistent) << int(loop.why);
   EXPECT_EQ("c0", loop.loop);
   EXPECT_EQ(2u, loop.kernels.size());
   EXPECT_EQ(256u, loop.threads);
@@ -94,11 +94,12 @@ TEST_F(PersistentTest, TimeLoopOfLaunchesIsMarkedPersistent) {
 TEST_F(PersistentTest, DisabledLoopIsRecordedWithItsReasonAndNotMarked) {
   auto scop = jacobiScop(ctx());
   PipelineOptions options;
-  options.persistent.disabledReason = "turned off";
+  options.persistent.recordOff = true;
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.persistentLoops.size());
   EXPECT_FALSE(program.persistentLoops[0].persistent);
-  EXPECT_EQ("turned off", program.persistentLoops[0].reason);
+  EXPECT_EQ(polyhedral::PersistentLoop::Why::Off,
+            program.persistentLoops[0].why);
   EXPECT_EQ(2u, program.persistentLoops[0].kernels.size());
   std::vector<std::string> marks;
   std::vector<isl::ast_node> children;

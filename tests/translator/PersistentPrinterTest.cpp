@@ -5,6 +5,7 @@
 // CUDA printer makes of them; OpenCL keeps its launches.
 //
 //===----------------------------------------------------------------------===//
+#include "Report.h"
 #include "Translation.h"
 
 #include "../polyhedral/IslTestSupport.h"
@@ -73,7 +74,7 @@ protected:
     // tiles (by default only stencils of 9 points or more do).
     options.pipeline.sharedNeighbourhoodMin = 2;
     if (off)
-      options.pipeline.persistent.disabledReason = "turned off";
+      options.pipeline.persistent.recordOff = true;
     if (!sizesKey.empty())
       options.pipeline.mapping.blockSizes[sizesKey] = sizes;
     translator::Translation result;
@@ -89,7 +90,7 @@ TEST_F(PersistentPrinterTest, TrisolvLoopBecomesOnePersistentKernel) {
   const polyhedral::GpuProgram &program = result.regions[0].program;
   ASSERT_EQ(1u, program.persistentLoops.size());
   const polyhedral::PersistentLoop &loop = program.persistentLoops[0];
-  EXPECT_TRUE(loop.persistent) << loop.reason;
+  EXPECT_TRUE(loop.persistent) << int(loop.why);
   EXPECT_EQ("c0", loop.loop);
   EXPECT_EQ(2u, loop.kernels.size());
   EXPECT_EQ(256u, loop.threads);
@@ -113,7 +114,8 @@ TEST_F(PersistentPrinterTest, OffKeepsTheLaunchesAndSaysWhy) {
   const polyhedral::GpuProgram &program = result.regions[0].program;
   ASSERT_EQ(1u, program.persistentLoops.size());
   EXPECT_FALSE(program.persistentLoops[0].persistent);
-  EXPECT_EQ("turned off", program.persistentLoops[0].reason);
+  EXPECT_EQ(polyhedral::PersistentLoop::Why::Off,
+            program.persistentLoops[0].why);
   EXPECT_LACKS(result.text, "persistent");
   EXPECT_CONTAINS(result.text, "trisolv_scop0_kernel2<<<");
 }
@@ -132,7 +134,7 @@ TEST_F(PersistentPrinterTest, SharedTilesWithAsManyThreadsAreFused) {
   const polyhedral::GpuProgram &program = result.regions[0].program;
   ASSERT_EQ(1u, program.persistentLoops.size());
   EXPECT_TRUE(program.persistentLoops[0].persistent)
-      << program.persistentLoops[0].reason;
+      << int(program.persistentLoops[0].why);
   EXPECT_LACKS(result.text, "if (polycuda_thread <");
   EXPECT_CONTAINS(result.text, "__syncthreads();\n        }\n      }\n"
                                "      polycuda_grid.sync();");
@@ -150,8 +152,10 @@ TEST_F(PersistentPrinterTest, SharedTilesWithFewerThreadsAreNotFused) {
   ASSERT_FALSE(program.kernels[0].sharedTiles.empty());
   EXPECT_FALSE(loop.persistent);
   EXPECT_EQ(256u, loop.threads);
-  EXPECT_CONTAINS(loop.reason, "waits for its block");
-  EXPECT_CONTAINS(loop.reason, "64 threads");
+  EXPECT_EQ(polyhedral::PersistentLoop::Why::WaitsForBlock, loop.why);
+  std::string why = translator::persistentReason(program, loop);
+  EXPECT_CONTAINS(why, "waits for its block");
+  EXPECT_CONTAINS(why, "64 threads");
   EXPECT_LACKS(result.text, "persistent_0");
 }
 
