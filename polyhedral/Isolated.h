@@ -16,10 +16,13 @@
 namespace polycuda::polyhedral {
 
 /// Runs `work` in a child process (fork) and returns the text it returned,
-/// or nothing when it took longer than `limitMs` milliseconds (it is then
-/// killed), threw, or died. Only for work whose effect is its result: the
-/// child's other changes are lost. Must not be called while other threads
-/// run. With `limitMs` 0, runs `work` here, unbounded.
+/// or nothing when it used more than `limitMs` milliseconds of processor
+/// time, or ran kWallFactor times that long by the clock (it is then
+/// killed), threw, or died. Processor time, not wall-clock time: on a
+/// loaded machine the work gets as far as on an idle one, so that what
+/// polycuda prints does not depend on the load. Only for work whose effect
+/// is its result: the child's other changes are lost. Must not be called
+/// while other threads run. With `limitMs` 0, runs `work` here, unbounded.
 std::optional<std::string>
 runWithDeadline(const std::function<std::string()> &work, unsigned limitMs);
 

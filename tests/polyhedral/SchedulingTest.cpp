@@ -241,9 +241,22 @@ TEST_F(SchedulingTest, DeadlineRunReturnsTheSameSchedule) {
   }
 }
 
-// Work that outlives its deadline is killed and reported as missing.
+// Work that outlives its deadline is killed and reported as missing: work
+// that computes, at its limit of processor time; work that waits (and so
+// uses none), at four times the limit by the clock.
 TEST_F(SchedulingTest, WorkPastItsDeadlineIsAbandoned) {
   auto start = std::chrono::steady_clock::now();
+  std::optional<std::string> spinning = polyhedral::runWithDeadline(
+      [] {
+        volatile unsigned long sum = 0;
+        for (;;)
+          sum = sum + 1;
+        return std::string("never");
+      },
+      100);
+  EXPECT_FALSE(spinning.has_value());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  start = std::chrono::steady_clock::now();
   std::optional<std::string> late = polyhedral::runWithDeadline(
       [] {
         for (;;)
