@@ -115,10 +115,9 @@ public:
            transfer.inReason, transfer.outReason, transfer.inExact,
            transfer.outExact, transfer.method});
     for (const PersistentLoop &loop : program.persistentLoops) {
-      PersistentFact fact{loop.loop,        {},
-                          loop.persistent,  loop.threads,
-                          loop.singleBlock, loop.sharedBytes,
-                          loop.why,         loop.kernel};
+      PersistentFact fact{loop.loop,       {},
+                          loop.persistent, loop.threads,
+                          loop.singleBlock, loop.sharedBytes};
       fact.kernels = loop.kernels;
       out.persistentLoops.push_back(fact);
     }

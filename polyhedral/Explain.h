@@ -167,8 +167,6 @@ struct PersistentFact {
   unsigned threads = 0;
   bool singleBlock = false;
   unsigned long sharedBytes = 0;
-  PersistentLoop::Why why = PersistentLoop::Why::Off;
-  unsigned kernel = 0; ///< the kernel `why` names (Kernel::id)
 };
 
 /// Everything the report says about one scop.

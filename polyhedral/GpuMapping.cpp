@@ -219,9 +219,10 @@ isl::schedule_node Mapper::mapBand(Kernel &kernel, isl::schedule_node band) {
   }
   if (kernel.stepped())
     bindSteps(kernel, binding);
-  isl::schedule_node node = band.insert_filter(binding.threads)
-                                .insert_mark(gpuMark(scop.ctx, MarkKind::Thread))
-                                .insert_mark(gpuMark(scop.ctx, MarkKind::Shared));
+  isl::schedule_node node =
+      band.insert_filter(binding.threads)
+          .insert_mark(gpuMark(scop.ctx, MarkKind::Thread))
+          .insert_mark(gpuMark(scop.ctx, MarkKind::Shared));
   isl::space space = partial.get_space();
   unsigned members = setDims(space);
   space = dropSetDims(space, kernel.numMapped, members - kernel.numMapped);

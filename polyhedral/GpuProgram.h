@@ -298,7 +298,7 @@ struct AddedStatement {
 /// each kernel's subtree replaced by its launch.
 /// Why a kernel reads no array through shared memory (SharedMemory.h): the
 /// decision and the numbers it was made from. The report words it
-/// (Decisions.h); nothing reads the words back.
+/// (translator/Report_Reasons.cpp); nothing reads the words back.
 struct NoSharedTiles {
   enum class Why {
     None,                   ///< tiles were staged, or nothing was decided

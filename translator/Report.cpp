@@ -357,8 +357,11 @@ private:
   static json::Array persistentJson(const polyhedral::GpuProgram &program,
                                     const ScopExplanation &facts) {
     json::Array loops;
+    // One fact per loop of the program, in its order; why a loop is (not)
+    // persistent is worded from the program's record.
     for (size_t i = 0; i < facts.persistentLoops.size(); ++i) {
       const polyhedral::PersistentFact &loop = facts.persistentLoops[i];
+      std::string why = persistentReason(program, program.persistentLoops[i]);
       json::Array kernels;
       for (unsigned id : loop.kernels)
         kernels.push_back(program.kernels[id].name);
@@ -368,7 +371,7 @@ private:
                                    {"threads", (int64_t)loop.threads},
                                    {"single_block", loop.singleBlock},
                                    {"shared_bytes", (int64_t)loop.sharedBytes},
-                                   {"why", persistentReason(program, program.persistentLoops[i])}});
+                                   {"why", why}});
     }
     return loops;
   }
@@ -552,7 +555,8 @@ private:
                                          : 1));
     return json::Object{{"points", std::move(points)},
                         {"considered", kernel.registerTileConsidered},
-                        {"why", registerTileReason(scop, kernel.registerTileDecision)}};
+                        {"why", registerTileReason(
+                                    scop, kernel.registerTileDecision)}};
   }
   /// A tiled wavefront's steps and tile, or null.
   static json::Value wavefrontTileJson(const polyhedral::KernelFact &kernel) {
