@@ -22,8 +22,6 @@ namespace {
 /// and small enough that products of three never overflow.
 constexpr long kHugeCount = 1L << 20;
 
-const char *const kHardwareNames[] = {"x", "y", "z"};
-
 /// `{ A[a] : 0 <= a_k < extent_k }` over the dimensions of `array` with a
 /// declared extent, in the space `space` of its elements.
 isl::set extentBox(const Array &array, const isl::space &space) {
@@ -65,20 +63,6 @@ void halveBlock(std::vector<unsigned> &block) {
       block[h] /= 2;
       return;
     }
-}
-
-std::string blockText(const std::vector<unsigned> &block) {
-  std::string text;
-  for (unsigned size : block)
-    text += (text.empty() ? "" : " x ") + std::to_string(size);
-  return text;
-}
-
-std::string boundsText(const std::vector<std::optional<long>> &bounds) {
-  std::string text;
-  for (const std::optional<long> &bound : bounds)
-    text += (text.empty() ? "" : " x ") + std::to_string(*bound);
-  return text;
 }
 
 } // namespace
@@ -140,61 +124,31 @@ BlockSizing fitBlockToDevice(const std::vector<unsigned> &requested,
       1u,
       std::min(device.maxThreadsPerBlock, device.maxThreadsPerMultiprocessor));
   std::vector<unsigned> block = requested;
-  std::string what = "the default " + blockText(requested);
   while (threadsOf(block) > sizing.maxThreadsPerBlock)
     halveBlock(block);
-  if (block != requested)
-    what += ", halved to " + blockText(block) + " (at most " +
-            std::to_string(sizing.maxThreadsPerBlock) + " threads per block)";
-  sizing.chosen = block;
+  sizing.fitted = sizing.chosen = block;
+  sizing.source = block == requested ? BlockSizing::Source::Default
+                                     : BlockSizing::Source::Shrunk;
   for (unsigned h = 0; h < bounds.size(); ++h)
-    if (!bounds[h]) {
-      sizing.source = block == requested ? BlockSizing::Source::Default
-                                         : BlockSizing::Source::Shrunk;
-      sizing.reason = what + ": the iterations along " +
-                      std::string(kHardwareNames[h]) +
-                      " have no bound at translation time";
+    if (!bounds[h])
       return sizing;
-    }
-  long before = blocksOf(block, bounds);
   sizing.requestedBlocks = blocksOf(requested, bounds);
-  std::string facts = "at most " + boundsText(bounds) +
-                      " iterations per launch give " + std::to_string(before) +
-                      " block(s) of " + blockText(block) + " for " +
-                      std::to_string(device.multiprocessors) + " SMs";
+  sizing.fittedBlocks = blocksOf(block, bounds);
   while (blocksOf(block, bounds) < long(device.multiprocessors) &&
          threadsOf(block) >= 2ul * device.warpSize)
     halveBlock(block);
   sizing.chosen = block;
   sizing.chosenBlocks = blocksOf(block, bounds);
-  if (block == requested) {
-    sizing.source = BlockSizing::Source::Default;
-    sizing.reason =
-        what + ": " + facts +
-        (before < long(device.multiprocessors) ? " (already one warp per block)"
-                                               : ", at least one per SM");
-    return sizing;
-  }
-  sizing.source = BlockSizing::Source::Shrunk;
-  if (before >= long(device.multiprocessors)) {
-    sizing.reason = what + ": " + facts + ", at least one per SM";
-    return sizing;
-  }
-  sizing.reason = "shrunk from " + what + ": " + facts + "; " +
-                  blockText(block) + " gives " +
-                  std::to_string(*sizing.chosenBlocks) + " block(s)" +
-                  (*sizing.chosenBlocks < long(device.multiprocessors)
-                       ? " (one warp per block, the smallest)"
-                       : "");
+  if (block != requested)
+    sizing.source = BlockSizing::Source::Shrunk;
   return sizing;
 }
 
 BlockSizing blockFromOption(const std::vector<unsigned> &sizes) {
   BlockSizing sizing;
   sizing.source = BlockSizing::Source::Sizes;
-  sizing.requested = sizing.chosen = sizes;
+  sizing.requested = sizing.fitted = sizing.chosen = sizes;
   sizing.extentBound.assign(sizes.size(), std::nullopt);
-  sizing.reason = "--sizes";
   return sizing;
 }
 

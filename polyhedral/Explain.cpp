@@ -108,12 +108,7 @@ public:
       walk(program.schedule.get_root(), std::nullopt, false);
     for (const Kernel &kernel : program.kernels)
       describeKernel(kernel);
-    for (const Transfer &transfer : program.transfers)
-      out.transfers.push_back(
-          {transfer.array, transfer.toDevice, transfer.toHost,
-           transfer.accessed, transfer.written, transfer.in, transfer.out,
-           transfer.inReason, transfer.outReason, transfer.inExact,
-           transfer.outExact, transfer.method});
+    out.transfers = program.transfers;
     for (const PersistentLoop &loop : program.persistentLoops) {
       PersistentFact fact{loop.loop,       {},
                           loop.persistent, loop.threads,

@@ -145,18 +145,8 @@ struct KernelFact {
   std::optional<BlockReduction> reduction;
 };
 
-struct TransferFact {
-  unsigned array = 0;
-  bool toDevice = false;
-  bool toHost = false;
-  ElementRange accessed;
-  ElementRange written;
-  /// The boxes copied in and out, why, and how (see Transfer).
-  ElementBox in, out;
-  std::string inReason, outReason;
-  bool inExact = true, outExact = true;
-  TransferMethod method = TransferMethod::Auto;
-};
+/// An array's device copies as the report reads them: the record itself.
+using TransferFact = Transfer;
 
 /// An outermost host loop and whether it became a persistent kernel
 /// (GpuProgram::persistentLoops).

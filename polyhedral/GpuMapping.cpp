@@ -439,14 +439,6 @@ void mapToGpu(GpuProgram &program, const GpuMappingOptions &options) {
                  .parent();
   isl::schedule_node rest = mapper.visit(sequence.child(1));
   program.schedule = rest.get_schedule();
-  std::string names;
-  for (unsigned a : program.hostScalars)
-    names += (names.empty() ? "" : ", ") + scop.arrays[a].name;
-  program.hostReason =
-      "statements outside every loop that access only scalars (" + names +
-      "), which no other statement writes or precedes in a dependence: "
-      "they run first, on the host, and kernels receive the scalars' "
-      "values as arguments";
   // Kernels read those scalars as arguments, not from device memory.
   for (Kernel &kernel : program.kernels)
     kernel.arrays.erase(

@@ -166,10 +166,9 @@ void Mapper::chooseMapping(Kernel &kernel, const isl::schedule_node &band) {
   else
     chooseOffsets(kernel);
   if (kernel.reduction)
-    kernel.order.reason = "a reduction kernel: its lanes are one block";
+    kernel.order.why = ThreadOrder::Why::Reduction;
   else if (kernel.stepped())
-    kernel.order.reason = "a wavefront's tiles: one launch per wavefront "
-                          "of tiles, in any order";
+    kernel.order.why = ThreadOrder::Why::Wavefront;
   else
     kernel.order =
         chooseThreadOrder(scop, kernel, options.threadOrder, options.device);
@@ -183,11 +182,7 @@ void Mapper::chooseBlock(Kernel &kernel,
     reductionBlock(kernel, requested);
   } else if (kernel.stepped()) {
     kernel.sizing = deviceDefault(blockFromOption(*requested));
-    kernel.sizing.reason = "the tile of a wavefront's parallel members (" +
-                           kernel.steps.members + "), " +
-                           std::to_string(kernel.steps.block[0]) + " x " +
-                           std::to_string(kernel.steps.block[1]) +
-                           ": the host loop runs wavefronts of such tiles";
+    kernel.sizing.purpose = BlockSizing::Purpose::Wavefront;
   } else if (requested) {
     kernel.sizing = blockFromOption(*requested);
   } else if (transposition) {
@@ -197,10 +192,7 @@ void Mapper::chooseBlock(Kernel &kernel,
     // elements.
     unsigned rows = std::max(1u, kTranspositionTileRows / options.default2D[1]);
     kernel.sizing = sizeToDevice(kernel, mapped, std::nullopt, rows);
-    kernel.sizing.reason +=
-        " (a transposition, whose read shared memory stages: counted in "
-        "threads, each runs the rows of a tile of " +
-        std::to_string(kTranspositionTileRows) + " along y)";
+    kernel.sizing.purpose = BlockSizing::Purpose::Transposition;
   } else {
     kernel.sizing = sizeToDevice(kernel, mapped);
   }
@@ -240,23 +232,14 @@ void Mapper::reductionBlock(
   while (lanes & (lanes - 1)) // a power of two, for the tree
     lanes &= lanes - 1;
   kernel.sizing = blockFromOption(sizes);
+  kernel.sizing.purpose = BlockSizing::Purpose::Reduction;
+  kernel.sizing.laneDim = lane;
   if (requested)
     return;
   kernel.sizing = deviceDefault(kernel.sizing);
-  kernel.sizing.reason = "a reduction: " + std::to_string(lanes) +
-                         " lanes along " + std::string(1, "xyz"[lane]) +
-                         " share loop " + kernel.reduction->loop +
-                         ", one block along it";
   if (bound) {
     kernel.sizing.extentBound = extents;
-    kernel.sizing.reason +=
-        "; at most " + std::to_string(*bound) +
-        (mapped == 3 ? " iterations of the parallel loops"
-                     : " iterations of the parallel loop") +
-        " per launch" +
-        (lanes == 8 ? ""
-                    : ": " + std::to_string(lanes) +
-                          " lanes fill the device's threads");
+    kernel.sizing.parallelBound = bound;
   }
 }
 
@@ -295,12 +278,7 @@ Mapper::fillLanes(Kernel &kernel, std::vector<unsigned> &sizes,
     // each with more work in flight.
     BlockReduction &reduction = *kernel.reduction;
     reduction.jam = kLaneJam;
-    reduction.reason +=
-        "; each lane runs " + std::to_string(kLaneJam) +
-        " of its iterations of loop " + reduction.loop +
-        " together in the loops inside it (unrolled), which read " + *shared +
-        " once for them (--register-tiles=off: one at a "
-        "time)";
+    reduction.jamShared = *shared;
     sizes[1] = kJammedLanes;
     return bound;
   }

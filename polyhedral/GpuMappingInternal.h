@@ -263,14 +263,10 @@ private:
   /// inside the band): sumprod's f[x][y][z], the same for every w, several
   /// along y. Jammed (BlockReduction::jam), the lane's iterations of the
   /// loop share each such element. Its text, or nothing.
-  /// The report's reason for `reduction`, found in `kernel` over `updates`
-  /// (`others`: whether another operand reads the reduced array).
-  std::string reductionReason(const Kernel &kernel,
-                              const BlockReduction &reduction,
-                              const std::vector<Update> &updates,
-                              bool others) const;
-
   std::optional<std::string> readSharedAlongLanes(const Kernel &kernel) const;
+  /// The statements split off before the reduction of `kernel` (the values
+  /// of initsSplitOff for its statements).
+  std::vector<std::string> splitInits(const Kernel &kernel) const;
 
   /// Chooses block sizes and the hardware order of the first
   /// `kernel.numMapped` members of `band`, and the first tile of each.

@@ -373,43 +373,17 @@ Mapper::findReduction(const Kernel &kernel, const isl::schedule_node &node,
   const std::string &array = scop.arrays[reduction.array].name;
   reduction.variable = "polycuda_" + array + "_red";
   reduction.buffer = "polycuda_" + array + "_red_shared";
-  reduction.reason = reductionReason(kernel, reduction, updates, others);
+  reduction.otherReads = others;
+  reduction.initsSplitOff = splitInits(kernel);
   return reduction;
 }
 
-std::string Mapper::reductionReason(const Kernel &kernel,
-                                    const BlockReduction &reduction,
-                                    const std::vector<Update> &updates,
-                                    bool others) const {
-  const std::string &array = scop.arrays[reduction.array].name;
-  const ReductionForm &first = updates.front().second;
-  std::string element =
-      scop.arrays[reduction.array].rank() ? "element" : "scalar";
-  std::string reason =
-      std::string("every iteration of loop ") + reduction.loop +
-      " updates the same " + element + " of " + array + " with " +
-      reductionOpName(first.op) +
-      (updates.size() > 1
-           ? " in each of its " + std::to_string(updates.size()) + " statements"
-           : std::string()) +
-      (!others ? std::string(", whose other operand does not read ") + array
-               : ", whose other operand reads no element of " + array +
-                     " that the kernel writes") +
-      ": the threads of a block share the loop's iterations and combine "
-      "their partial results (reordering them; --reductions=off keeps "
-      "the sequential order)";
-  for (const std::string &name : kernel.statements) {
-    auto split = initsSplitOff.find(name);
-    if (split == initsSplitOff.end())
-      continue;
-    const char *s = split->second.find(',') == std::string::npos ? "s" : "";
-    reason += "; " + split->second + ", which set" + s +
-              " its elements first in the same band, run" + s +
-              " before it in a kernel of its own (no dependence within an "
-              "iteration of the loops around the band goes back from the "
-              "reduction to it)";
-  }
-  return reason;
+std::vector<std::string> Mapper::splitInits(const Kernel &kernel) const {
+  std::vector<std::string> inits;
+  for (const std::string &name : kernel.statements)
+    if (auto split = initsSplitOff.find(name); split != initsSplitOff.end())
+      inits.push_back(split->second);
+  return inits;
 }
 
 std::optional<std::string>

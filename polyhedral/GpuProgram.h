@@ -11,6 +11,7 @@
 #include "AccessAnalysis.h"
 #include "Dependences.h"
 #include "Scop.h"
+#include "TransferRecord.h"
 
 #include <algorithm>
 #include <deque>
@@ -49,8 +50,34 @@ struct ThreadOrder {
   /// `--thread-order=linear` (the default): nothing was chosen, and the
   /// report gives no reason.
   bool byDefault = false;
-  /// Why this order (auto's numbers, an adjusted width, why not column).
-  std::string reason;
+  /// Why this order; the report words it with the numbers below.
+  enum class Why {
+    Default,       ///< `--thread-order=linear` (the default)
+    OneThread,     ///< no mapped member
+    OneDimension,  ///< one mapped member: column order needs two
+    Requested,     ///< `--thread-order=column:W`
+    Reduction,     ///< a reduction kernel: its lanes are one block
+    Wavefront,     ///< a wavefront's tiles, in any order
+    Neighbourhood, ///< auto: large blocks of a neighbourhood, one wide
+    NoRowReuse,    ///< auto: no reference that every row of blocks reads
+    UnknownSize,   ///< auto: the size of `references` is unknown
+    FitsL1,        ///< auto: linear's footprint fits L1
+    ColumnL1,      ///< auto: a column's footprint fits L1
+    ColumnL2,      ///< auto: linear's exceeds the L2 share, a column's not
+    NoWidth,       ///< auto: no width fits
+  };
+  Why why = Why::Default;
+  /// The width asked (Requested) or chosen (auto) before it was rounded
+  /// up to whole blocks (`width`).
+  unsigned requestedWidth = 0;
+  /// auto: the device model's name; the references that every row of
+  /// blocks reads along a sequential loop, as `A (S1)`, and the elements
+  /// along x (a row's width); Neighbourhood: the block's threads and the
+  /// blocks an SM holds.
+  std::string device;
+  std::vector<std::string> references;
+  long rowWidth = 0;
+  unsigned threads = 0, blocksPerSm = 0;
   /// auto's cache model, in bytes (0 when not evaluated): the data reused
   /// between consecutive rows of blocks in linear order, the same in one
   /// column of `width`, and the cache budgets it was compared with.
@@ -67,23 +94,37 @@ struct BlockSizing {
     Sizes,   ///< `--sizes`
   };
   Source source = Source::Default;
-  /// The default (or `--sizes`) block, and the block chosen.
+  /// The default (or `--sizes`) block, the same halved (z first) to at
+  /// most `maxThreadsPerBlock` threads, and the block chosen.
   std::vector<unsigned> requested;
+  std::vector<unsigned> fitted;
   std::vector<unsigned> chosen;
   /// Per hardware dimension, a bound of the number of iterations of the
   /// member on it per launch; nullopt where isl finds no finite one (or
   /// with `--sizes`, where it is not computed).
   std::vector<std::optional<long>> extentBound;
-  /// Blocks per launch at most, from the bounds, for `requested` and for
-  /// `chosen`; nullopt without a bound on every mapped member.
+  /// Blocks per launch at most, from the bounds, for `requested`,
+  /// `fitted` and `chosen`; nullopt without a bound on every mapped member.
   std::optional<long> requestedBlocks;
+  std::optional<long> fittedBlocks;
   std::optional<long> chosenBlocks;
   /// The device numbers the decision was made with.
   unsigned multiprocessors = 0;
   unsigned warpSize = 0;
   unsigned maxThreadsPerBlock = 0; ///< of the block and of an SM, the least
-  /// Why, in words.
-  std::string reason;
+  /// What else decided the block (the report words it).
+  enum class Purpose {
+    Fill,          ///< filling the device alone
+    Transposition, ///< the rows of a staged transposition's tile
+    Wavefront,     ///< a wavefront's tile (Kernel::steps)
+    Reduction,     ///< a block reduction's lanes along `laneDim`
+  };
+  Purpose purpose = Purpose::Fill;
+  /// Reduction: the hardware dimension of the lanes, and the iterations of
+  /// the parallel loops per launch at most when the lanes were chosen to
+  /// fill the device's threads.
+  unsigned laneDim = 0;
+  std::optional<long> parallelBound;
 };
 
 /// A reference held in a register of each thread across a loop of a
@@ -173,8 +214,12 @@ struct BlockReduction {
   std::string loop;
   std::string variable;
   std::string buffer;
-  /// Why it is legal, in words.
-  std::string reason;
+  /// Why it is legal (the report words it): whether the other operand of
+  /// some update reads the array (no element the kernel writes), and the
+  /// statements that set its elements first, split off into a kernel of
+  /// their own (per such statement of the band, their names as "S1, S2").
+  bool otherReads = false;
+  std::vector<std::string> initsSplitOff;
   /// Iterations of the lane member that each lane runs together (1: one
   /// at a time). With L lanes, lane t's iterations t + jam L q + L u,
   /// u = 0, ..., jam - 1, run in one iteration of the loops inside the
@@ -183,6 +228,11 @@ struct BlockReduction {
   /// f[x][y][z] over w). Legal: a reduction kernel's iterations run in
   /// any order (its lanes' partial results already reorder them).
   unsigned jam = 1;
+  /// Where the lanes' iterations were to be jammed: the element they read
+  /// once (empty otherwise), and whether the jam was dropped (jam = 1: the
+  /// thread's band is not its mapped loops over one band of loops).
+  std::string jamShared;
+  bool jamDropped = false;
   /// The kernel's instances (host iterators, block and thread indices as
   /// parameters) of this block and of the thread's position along the
   /// other mapped members, whatever its lane: the elements this thread's
@@ -583,90 +633,6 @@ struct Kernel {
 /// the kernel's name (AstGeneration's withoutThreadMapping).
 inline constexpr const char *kLaunchGroupPrefix = "polycuda_launch_";
 
-/// The lexicographically first and last element of a set of array elements,
-/// one function of the parameters per dimension. Row-major linearization of
-/// `first` and `last` bounds the contiguous range that holds the set.
-struct ElementRange {
-  std::vector<isl::pw_aff> first;
-  std::vector<isl::pw_aff> last;
-};
-
-/// A box of array elements: per dimension, the first and the last index as
-/// functions of the parameters. Where the box is empty for some parameter
-/// values, its bounds there are 0 and -1.
-struct ElementBox {
-  std::vector<isl::pw_aff> lower;
-  std::vector<isl::pw_aff> upper;
-  /// Bands (empty unless the box holds far more than the elements to copy,
-  /// a triangle): the copy is cut into at most kCopyBands bands of
-  /// consecutive indices of the first dimension of the transfer's
-  /// `allocated` box (the same bands both ways), and each band copies only
-  /// the box of its own elements: per dimension `bandLower`/`bandUpper`,
-  /// functions of the parameters of `bandContext`, the scop's and
-  /// kBandFirst, kBandLast (the band's first and last index of dimension
-  /// 0).
-  std::vector<isl::pw_aff> bandLower, bandUpper;
-  std::optional<isl::set> bandContext;
-  bool banded() const { return !bandLower.empty(); }
-};
-
-/// The most bands of a banded copy, and the names of the parameters that
-/// bound a band in ElementBox::bandLower and bandUpper (variables of the
-/// printed host code).
-inline constexpr unsigned kCopyBands = 16;
-inline constexpr const char *kBandFirst = "polycuda_band_first";
-inline constexpr const char *kBandLast = "polycuda_band_last";
-
-/// How the runtime moves an array's bytes (`--transfers`; see
-/// runtime/polycuda_cuda.h). OpenCL copies are plain whatever the method.
-enum class TransferMethod { Auto, Plain, Staged };
-
-/// The device copy of one array: allocated up to the last element of the
-/// box that holds every accessed element (`allocated.upper`), copied in
-/// over the box `in` (the elements read before the scop writes them, and
-/// those of `out` that it may not write), copied out over the box `out`
-/// (the box of the written elements). Copying `out` back clobbers no host
-/// value: each of its elements is written by the scop or was copied in.
-struct Transfer {
-  unsigned array = 0;
-  bool toDevice = false;
-  bool toHost = false;
-  ElementRange accessed;
-  ElementRange written;
-  ElementBox allocated;
-  ElementBox in;
-  ElementBox out;
-  /// Why the array is (or is not) copied in and out, in words.
-  std::string inReason;
-  std::string outReason;
-  /// Whether `in` (`out`) holds no element more than needed.
-  bool inExact = true;
-  bool outExact = true;
-  /// A fallback: the array moves as the box of all it accesses, both ways
-  /// (the cheapest copies, or exact copy sets past their isl budget).
-  bool whole = false;
-  TransferMethod method = TransferMethod::Auto;
-};
-
-/// Where the host code of a scop does its transfers (placeTransfers), in
-/// terms of the top-level parts of its host AST (topLevelParts). Each
-/// list holds indices into GpuProgram::transfers, in their order.
-struct TransferPlacement {
-  /// Per part, and one entry after the last: the copies to the device
-  /// just before the part, the first whose kernels use the array (so that
-  /// the host's share of later copies overlaps the kernels before them);
-  /// after the last part, those of arrays no kernel uses.
-  std::vector<std::vector<unsigned>> copyInBefore;
-  /// Per part: the arrays copied back whose last writer is this part,
-  /// not the last one; each is marked written after it, and its copy to
-  /// the host waits for the kernels up to the mark only (3mm's F and E,
-  /// copied while G is computed).
-  std::vector<std::vector<unsigned>> markWrittenAfter;
-  /// The copies to the host, after every kernel was launched, in the
-  /// order of their arrays' last writers.
-  std::vector<unsigned> copyOutOrder;
-};
-
 /// An outermost host loop of the program and whether its launches run as
 /// one persistent kernel (CUDA, `--persistent`; see Persistent.h): one
 /// cooperative launch whose blocks run the host loop themselves, each
@@ -751,11 +717,10 @@ struct GpuProgram {
   /// (empty unless the target can run one and `--persistent` allows it).
   std::vector<PersistentLoop> persistentLoops;
   /// Scalar code kept on the host (GpuMapping.h): its statements (in the
-  /// tree below a mark of MarkKind::Host, first), the scalars they write (no
-  /// device copy: kernels get their values as arguments), and why.
+  /// tree below a mark of MarkKind::Host, first) and the scalars they write
+  /// (no device copy: kernels get their values as arguments).
   std::vector<std::string> hostStatements;
   std::vector<unsigned> hostScalars;
-  std::string hostReason;
   bool isHostScalar(unsigned a) const {
     return std::find(hostScalars.begin(), hostScalars.end(), a) !=
            hostScalars.end();

@@ -464,9 +464,7 @@ void promoteAccumulators(GpuProgram &program) {
         root = *jammed;
       } else {
         kernel.reduction->jam = 1;
-        kernel.reduction->reason +=
-            " (not jammed: the thread's band is not its mapped loops over "
-            "one band of loops)";
+        kernel.reduction->jamDropped = true;
       }
     }
     // (A privatized scalar in a register would be shared by the points

@@ -10,7 +10,6 @@
 #include "IslExtras.h"
 #include "Persistent.h"
 
-#include <cstdio>
 #include <map>
 #include <optional>
 
@@ -60,30 +59,16 @@ unsigned memberOnHardware(const Kernel &kernel, unsigned hw) {
 
 namespace {
 
-std::string bytesText(double bytes) {
-  char text[32];
-  if (bytes >= 1024.0 * 1024)
-    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024));
-  else
-    std::snprintf(text, sizeof text, "%.0f KiB", bytes / 1024.0);
-  return text;
-}
-
 /// A column of `width` elements for `kernel`: whole blocks along x (rounded
-/// up, with a note in `order.reason`).
+/// up; `requestedWidth` keeps `width`).
 void setColumnWidth(const Kernel &kernel, unsigned width, bool zigzag,
                     ThreadOrder &order) {
   unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
   order.column = true;
   order.zigzag = zigzag;
+  order.requestedWidth = width;
   order.widthBlocks = (width + blockX - 1) / blockX;
   order.width = order.widthBlocks * blockX;
-  if (order.width != width)
-    order.reason += "; W = " + std::to_string(width) +
-                    " is not a multiple of the block's " +
-                    std::to_string(blockX) + " points along x: columns of " +
-                    std::to_string(order.widthBlocks) + " block(s), " +
-                    std::to_string(order.width) + " elements";
 }
 
 /// The number of values of `set`'s only dimension, when it is a constant.
@@ -98,7 +83,7 @@ std::optional<long> constantExtent(const isl::set &set, unsigned d) {
 /// whose index ignores the member on y), and the number of elements along
 /// x. Empty `arrays` when there is no such reference.
 struct RowReuse {
-  std::vector<std::string> references; ///< as `A (S1)`, for the reason
+  std::vector<std::string> references; ///< as `A (S1)`, for the report
   double bytes = 0;
   bool known = true; ///< every size is a constant
   long width = 0;
@@ -211,79 +196,58 @@ bool rowsShareElements(const Scop &scop, const Kernel &kernel) {
 /// it may count on; the narrowest width then.
 ThreadOrder autoOrder(const Scop &scop, const Kernel &kernel,
                       const DeviceModel &device) {
+  using Why = ThreadOrder::Why;
   ThreadOrder order;
   order.automatic = true;
+  order.device = device.name;
   order.l1Budget = device.l1Bytes;
   order.l2Budget = device.l2Bytes * device.l2Fraction;
   RowReuse reuse = rowReuse(scop, kernel);
+  unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
   if (reuse.references.empty()) {
-    unsigned threads = blockThreads(kernel);
-    unsigned perSm = device.maxThreadsPerMultiprocessor / threads;
-    unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
-    if (rowsShareElements(scop, kernel) && perSm <= 2) {
+    order.threads = blockThreads(kernel);
+    order.blocksPerSm = device.maxThreadsPerMultiprocessor / order.threads;
+    if (rowsShareElements(scop, kernel) && order.blocksPerSm <= 2) {
       // Columns one block wide for large blocks of a neighbourhood
       // (docs/mapping.md, "The mapping's numbers").
-      order.reason =
-          "auto (" + device.name + "): neighbouring rows of threads read "
-          "common elements (a neighbourhood) and blocks of " +
-          std::to_string(threads) + " threads leave at most " +
-          std::to_string(perSm) +
-          " per SM: columns one block wide (measured faster than linear "
-          "for such blocks, within noise of it for smaller ones): column:" +
-          std::to_string(blockX);
+      order.why = Why::Neighbourhood;
       setColumnWidth(kernel, blockX, false, order);
       return order;
     }
-    order.reason = "auto: no reference is read along a sequential loop of "
-                   "the kernel by every row of blocks (stencil-like reuse "
-                   "between neighbouring blocks favours linear order)";
+    order.why = Why::NoRowReuse;
     return order;
   }
-  std::string refs;
-  for (const std::string &r : reuse.references)
-    refs += (refs.empty() ? "" : ", ") + r;
+  order.references = reuse.references;
   if (!reuse.known) {
-    order.reason = "auto: " + refs + " shared by every row of blocks, but "
-                   "its size is not known at translation time: linear";
+    order.why = Why::UnknownSize;
     return order;
   }
   order.linearFootprint = reuse.bytes;
+  order.rowWidth = reuse.width;
   auto columnBytes = [&](unsigned w) {
     return reuse.bytes * std::min(1.0, double(w) / double(reuse.width));
   };
-  std::string facts = "auto (" + device.name + "): " + refs +
-                      " read along a sequential loop by every row of "
-                      "blocks; reused between block rows: " +
-                      bytesText(reuse.bytes) + " in linear order (width " +
-                      std::to_string(reuse.width) + ")";
-  unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
+  auto fits = [&](unsigned w) {
+    return w >= blockX && w % blockX == 0 && w < reuse.width;
+  };
   std::optional<unsigned> chosen;
-  std::string why;
   if (reuse.bytes <= order.l1Budget) {
-    why = " <= L1 " + bytesText(order.l1Budget) + " per SM: linear";
+    order.why = Why::FitsL1;
   } else {
+    order.why = Why::NoWidth;
     for (unsigned w : device.widths)
-      if (w >= blockX && w % blockX == 0 && w < reuse.width &&
-          columnBytes(w) <= order.l1Budget && !chosen) {
+      if (fits(w) && columnBytes(w) <= order.l1Budget && !chosen) {
         chosen = w;
-        why = " > L1 " + bytesText(order.l1Budget) + " per SM; " +
-              bytesText(columnBytes(w)) + " in columns of " +
-              std::to_string(w) + " <= L1: column:" + std::to_string(w);
+        order.why = Why::ColumnL1;
       }
     for (auto w = device.widths.rbegin(); !chosen && w != device.widths.rend();
          ++w)
-      if (*w >= blockX && *w % blockX == 0 && *w < reuse.width &&
-          reuse.bytes > order.l2Budget && columnBytes(*w) <= order.l2Budget) {
+      if (fits(*w) && reuse.bytes > order.l2Budget &&
+          columnBytes(*w) <= order.l2Budget) {
         chosen = *w;
-        why = " > " + bytesText(order.l2Budget) + " of L2; " +
-              bytesText(columnBytes(*w)) + " in columns of " +
-              std::to_string(*w) + ": column:" + std::to_string(*w);
+        order.why = Why::ColumnL2;
       }
-    if (!chosen)
-      why = " > L1, but no column width brings it under L1 or a fitting "
-            "L2 share: linear";
   }
-  order.reason = facts + why;
   if (chosen) {
     order.columnFootprint = columnBytes(*chosen);
     setColumnWidth(kernel, *chosen, false, order);
@@ -298,22 +262,20 @@ ThreadOrder chooseThreadOrder(const Scop &scop, const Kernel &kernel,
                               const DeviceModel &device) {
   ThreadOrder order;
   using Kind = ThreadOrderRequest::Kind;
+  using Why = ThreadOrder::Why;
   if (request.kind == Kind::Linear) {
-    order.reason = "--thread-order=linear (the default)";
+    order.why = Why::Default;
     order.byDefault = true;
     return order;
   }
   if (kernel.numMapped < 2) {
-    order.reason = kernel.numMapped == 0
-                       ? "one thread: no order of blocks"
-                       : "one parallel dimension: column order needs two";
+    order.why = kernel.numMapped == 0 ? Why::OneThread : Why::OneDimension;
     order.automatic = request.kind == Kind::Auto;
     return order;
   }
   if (request.kind == Kind::Auto)
     return autoOrder(scop, kernel, device);
-  order.reason = "--thread-order=column:" + std::to_string(request.width) +
-                 (request.zigzag ? ",zigzag" : "");
+  order.why = Why::Requested;
   setColumnWidth(kernel, request.width, request.zigzag, order);
   return order;
 }

@@ -117,7 +117,7 @@ void bandBoxes(Transfer &transfer, const Array &array, const isl::space &space,
 /// The conservative boxes: everything the scop accesses, both ways
 /// (`why`: why not the exact ones, for the report).
 void wholeBoxes(Transfer &transfer, const Array &array,
-                const std::string &why);
+                Transfer::WholeWhy why);
 
 /// `transfer.out` over whole trailing dimensions, where that adds only
 /// elements copied in (see the definition).
@@ -160,8 +160,7 @@ void computeTransfers(GpuProgram &program, TransferMethod method,
       transfer.allocated = projectedBox(elements, context);
       transfer.accessed.first = transfer.allocated.lower;
       transfer.accessed.last = transfer.allocated.upper;
-      wholeBoxes(transfer, array, "the cheapest fallbacks: the translation "
-                                  "exceeded its processor-time budget");
+      wholeBoxes(transfer, array, Transfer::WholeWhy::Cheapest);
       program.transfers.push_back(std::move(transfer));
       continue;
     }
@@ -182,8 +181,7 @@ void computeTransfers(GpuProgram &program, TransferMethod method,
         widenOutBox(transfer, array, space, context);
     } catch (const isl::exception &) {
       resetError(scop.ctx);
-      wholeBoxes(transfer, array, "the exact copy sets exceeded their isl "
-                                  "budget");
+      wholeBoxes(transfer, array, Transfer::WholeWhy::Budget);
     }
     program.transfers.push_back(std::move(transfer));
   }
@@ -208,22 +206,16 @@ void exactBoxes(Transfer &transfer, const Array &array,
     transfer.toDevice = !array.isLocal && !needed.is_empty();
     transfer.in = boxOf(needed, context, -1);
     transfer.inExact = elementsOf(transfer.in, space, context).is_subset(needed);
-    if (array.isLocal)
-      transfer.inReason = "local to the scop";
-    else if (!transfer.toDevice)
-      transfer.inReason = "written before it is read";
-    else if (kept.is_empty())
-      transfer.inReason = "read before it is written (live-in)";
-    else if (read.is_empty())
-      transfer.inReason = "keeps the host values of elements of the copy-out "
-                          "box that the scop may not write";
-    else
-      transfer.inReason = "read before it is written (live-in), and keeps "
-                          "the host values of elements of the copy-out box "
-                          "that the scop may not write";
-    transfer.outReason = array.isLocal    ? "local to the scop"
-                         : transfer.toHost ? "written"
-                                           : "not written";
+    using In = Transfer::In;
+    using Out = Transfer::Out;
+    transfer.inWhy = array.isLocal         ? In::Local
+                     : !transfer.toDevice  ? In::WrittenFirst
+                     : kept.is_empty()     ? In::LiveIn
+                     : read.is_empty()     ? In::KeepsUnwritten
+                                           : In::LiveInAndKeepsUnwritten;
+    transfer.outWhy = array.isLocal    ? Out::Local
+                      : transfer.toHost ? Out::Written
+                                        : Out::NotWritten;
 }
 
 /// `set` with the parameters kBandFirst and kBandLast added.
@@ -301,9 +293,6 @@ void bandBoxes(Transfer &transfer, const Array &array, const isl::space &space,
   if (!(transfer.toHost && followsRows(out, written)) &&
       !(transfer.toDevice && followsRows(in, needed)))
     return;
-  const std::string how = " (in at most " + std::to_string(kCopyBands) +
-                          " bands of rows, each band the box of its own "
-                          "elements: fewer than this box)";
   auto setBands = [&](ElementBox &box, const ElementBox &bands) {
     box.bandLower = bands.lower;
     box.bandUpper = bands.upper;
@@ -312,12 +301,10 @@ void bandBoxes(Transfer &transfer, const Array &array, const isl::space &space,
   if (transfer.toDevice) {
     setBands(transfer.in, in);
     transfer.inExact = false;
-    transfer.inReason += how;
   }
   if (transfer.toHost) {
     setBands(transfer.out, out);
     transfer.outExact = false;
-    transfer.outReason += how;
   }
 }
 
@@ -352,26 +339,26 @@ void widenOutBox(Transfer &transfer, const Array &array,
     return;
   transfer.out = widened;
   transfer.outExact = false;
-  transfer.outReason += " (widened to the rows of the copy-in box: the "
-                        "elements between the written ones were copied in and "
-                        "are not written; whole rows are copied as one range)";
+  transfer.outWidened = true;
 }
 
 void wholeBoxes(Transfer &transfer, const Array &array,
-                const std::string &why) {
+                Transfer::WholeWhy why) {
   transfer.written = transfer.accessed;
   transfer.out = transfer.allocated;
   transfer.outExact = false;
+  transfer.outWidened = false;
   transfer.toDevice = !array.isLocal;
   transfer.in = transfer.allocated;
   transfer.inExact = false;
   transfer.whole = !array.isLocal;
-  transfer.inReason =
-      array.isLocal ? "local to the scop" : "all it accesses (" + why + ")";
-  transfer.outReason = array.isLocal ? "local to the scop"
-                       : transfer.toHost
-                           ? "written (all it accesses: " + why + ")"
-                           : "not written";
+  transfer.wholeWhy = why;
+  using In = Transfer::In;
+  using Out = Transfer::Out;
+  transfer.inWhy = array.isLocal ? In::Local : In::Whole;
+  transfer.outWhy = array.isLocal    ? Out::Local
+                    : transfer.toHost ? Out::Whole
+                                      : Out::NotWritten;
 }
 
 } // namespace

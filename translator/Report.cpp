@@ -28,7 +28,12 @@ using polyhedral::Statement;
 
 namespace {
 
+using report::blockSizingReason;
+using report::copyInReason;
+using report::copyOutReason;
 using report::noSharedReason;
+using report::reductionReason;
+using report::threadOrderReason;
 using report::registerTileReason;
 using report::referenceReason;
 using report::str;
@@ -204,11 +209,19 @@ private:
     json::Array statements, scalars;
     for (const std::string &name : program.hostStatements)
       statements.push_back(name);
-    for (unsigned a : program.hostScalars)
+    std::string names;
+    for (unsigned a : program.hostScalars) {
       scalars.push_back(scop.arrays[a].name);
+      names += (names.empty() ? "" : ", ") + scop.arrays[a].name;
+    }
+    std::string why =
+        "statements outside every loop that access only scalars (" + names +
+        "), which no other statement writes or precedes in a dependence: "
+        "they run first, on the host, and kernels receive the scalars' "
+        "values as arguments";
     return json::Object{{"statements", std::move(statements)},
                         {"scalars", std::move(scalars)},
-                        {"why", program.hostReason}};
+                        {"why", std::move(why)}};
   }
 
   static json::Array statementsJson(const Scop &scop) {
@@ -388,9 +401,9 @@ private:
           {"written", range(facts.typicalParams, t.written)},
           {"method", polyhedral::transferMethodName(t.method)},
           {"copy_in", copy(facts.typicalParams, scop.arrays[t.array],
-                           t.toDevice, t.in, t.inExact, t.inReason)},
+                           t.toDevice, t.in, t.inExact, copyInReason(t))},
           {"copy_out", copy(facts.typicalParams, scop.arrays[t.array],
-                            t.toHost, t.out, t.outExact, t.outReason)}});
+                            t.toHost, t.out, t.outExact, copyOutReason(t))}});
     return transfers;
   }
 
@@ -598,7 +611,7 @@ private:
         {"lanes", (int64_t)kernel.blockSize[r.member]},
         {"jam", (int64_t)r.jam},
         {"variable", r.variable},
-        {"why", r.reason}};
+        {"why", reductionReason(scop, r)}};
   }
   /// The kernel's shared tiles: the tiled loop, the tiles, or why none.
   static json::Object sharedJson(const Scop &scop,
@@ -713,7 +726,7 @@ private:
         {"multiprocessors", count(sizing.multiprocessors)},
         {"warp_size", count(sizing.warpSize)},
         {"max_threads_per_block", count(sizing.maxThreadsPerBlock)},
-        {"reason", sizing.reason}};
+        {"reason", blockSizingReason(kernel)}};
   }
 
   static json::Value threadOrderJson(const polyhedral::ThreadOrder &order) {
@@ -734,7 +747,7 @@ private:
                         {"zigzag", order.zigzag},
                         {"auto", order.automatic},
                         {"default", order.byDefault},
-                        {"reason", order.reason},
+                        {"reason", threadOrderReason(order)},
                         {"model", std::move(model)}};
   }
 

@@ -38,6 +38,20 @@ std::string registerTileReason(const polyhedral::Scop &scop,
 std::string noSharedReason(const polyhedral::Scop &scop,
                            const polyhedral::NoSharedTiles &decision);
 
+/// Why a reduction's lanes may share its loop, in words.
+std::string reductionReason(const polyhedral::Scop &scop,
+                            const polyhedral::BlockReduction &reduction);
+
+/// Why a kernel's blocks run in the order they run, in words.
+std::string threadOrderReason(const polyhedral::ThreadOrder &order);
+
+/// Why a kernel's blocks have the size they have, in words.
+std::string blockSizingReason(const polyhedral::KernelFact &kernel);
+
+/// Why an array is (or is not) copied to the device, and back, in words.
+std::string copyInReason(const polyhedral::TransferFact &transfer);
+std::string copyOutReason(const polyhedral::TransferFact &transfer);
+
 } // namespace polycuda::translator::report
 
 #endif

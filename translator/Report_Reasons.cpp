@@ -3,7 +3,9 @@
 // The sentences of the report that explain one array reference of a kernel:
 // its access pattern (coalesced, broadcast, strided), a non-affine
 // subscript's may-access, and the memory it was promoted to (registers,
-// shared tiles, constant memory) with the numbers behind the choice.
+// shared tiles, constant memory) with the numbers behind the choice; and
+// why a kernel has no shared tiles or the register tile it has, and why an
+// array's device copy holds what it holds.
 //
 //===----------------------------------------------------------------------===//
 #include "ReportInternal.h"
@@ -11,6 +13,9 @@
 #include "DeviceModel.h"
 #include "MappingPolicy.h"
 #include "Persistent.h"
+#include "Reductions.h"
+
+#include <cstdio>
 
 namespace polycuda::translator::report {
 
@@ -366,6 +371,297 @@ std::string noSharedReason(const Scop &scop,
     return "isl could not generate the kernel's code with the copies";
   }
   return "";
+}
+
+std::string reductionReason(const Scop &scop,
+                            const polyhedral::BlockReduction &reduction) {
+  const std::string &array = scop.arrays[reduction.array].name;
+  std::string element =
+      scop.arrays[reduction.array].rank() ? "element" : "scalar";
+  std::size_t updates = reduction.statements.size();
+  std::string reason =
+      "every iteration of loop " + reduction.loop + " updates the same " +
+      element + " of " + array + " with " +
+      polyhedral::reductionOpName(reduction.op) +
+      (updates > 1 ? " in each of its " + std::to_string(updates) +
+                         " statements"
+                   : std::string()) +
+      (!reduction.otherReads
+           ? ", whose other operand does not read " + array
+           : ", whose other operand reads no element of " + array +
+                 " that the kernel writes") +
+      ": the threads of a block share the loop's iterations and combine "
+      "their partial results (reordering them; --reductions=off keeps "
+      "the sequential order)";
+  for (const std::string &inits : reduction.initsSplitOff) {
+    const char *s = inits.find(',') == std::string::npos ? "s" : "";
+    reason += "; " + inits + ", which set" + s +
+              " its elements first in the same band, run" + s +
+              " before it in a kernel of its own (no dependence within an "
+              "iteration of the loops around the band goes back from the "
+              "reduction to it)";
+  }
+  if (!reduction.jamShared.empty())
+    reason += "; each lane runs " + std::to_string(polyhedral::kLaneJam) +
+              " of its iterations of loop " + reduction.loop +
+              " together in the loops inside it (unrolled), which read " +
+              reduction.jamShared +
+              " once for them (--register-tiles=off: one at a time)";
+  if (reduction.jamDropped)
+    reason += " (not jammed: the thread's band is not its mapped loops over "
+              "one band of loops)";
+  return reason;
+}
+
+namespace {
+
+std::string bytesText(double bytes) {
+  char text[32];
+  if (bytes >= 1024.0 * 1024)
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024));
+  else
+    std::snprintf(text, sizeof text, "%.0f KiB", bytes / 1024.0);
+  return text;
+}
+
+/// What auto found when every row of blocks reads the same data.
+std::string rowReuseFacts(const polyhedral::ThreadOrder &order) {
+  std::string refs;
+  for (const std::string &r : order.references)
+    refs += (refs.empty() ? "" : ", ") + r;
+  return "auto (" + order.device + "): " + refs +
+         " read along a sequential loop by every row of blocks; reused "
+         "between block rows: " +
+         bytesText(order.linearFootprint) + " in linear order (width " +
+         std::to_string(order.rowWidth) + ")";
+}
+
+/// Why `order` (column or linear) was chosen, before a note on its width.
+std::string orderChoice(const polyhedral::ThreadOrder &order) {
+  using Why = polyhedral::ThreadOrder::Why;
+  std::string w = std::to_string(order.requestedWidth);
+  switch (order.why) {
+  case Why::Default:
+    return "--thread-order=linear (the default)";
+  case Why::OneThread:
+    return "one thread: no order of blocks";
+  case Why::OneDimension:
+    return "one parallel dimension: column order needs two";
+  case Why::Requested:
+    return "--thread-order=column:" + w + (order.zigzag ? ",zigzag" : "");
+  case Why::Reduction:
+    return "a reduction kernel: its lanes are one block";
+  case Why::Wavefront:
+    return "a wavefront's tiles: one launch per wavefront of tiles, in any "
+           "order";
+  case Why::Neighbourhood:
+    return "auto (" + order.device +
+           "): neighbouring rows of threads read common elements (a "
+           "neighbourhood) and blocks of " +
+           std::to_string(order.threads) + " threads leave at most " +
+           std::to_string(order.blocksPerSm) +
+           " per SM: columns one block wide (measured faster than linear for "
+           "such blocks, within noise of it for smaller ones): column:" +
+           w;
+  case Why::NoRowReuse:
+    return "auto: no reference is read along a sequential loop of the kernel "
+           "by every row of blocks (stencil-like reuse between neighbouring "
+           "blocks favours linear order)";
+  case Why::UnknownSize: {
+    std::string refs;
+    for (const std::string &r : order.references)
+      refs += (refs.empty() ? "" : ", ") + r;
+    return "auto: " + refs +
+           " shared by every row of blocks, but its size is not known at "
+           "translation time: linear";
+  }
+  case Why::FitsL1:
+    return rowReuseFacts(order) + " <= L1 " + bytesText(order.l1Budget) +
+           " per SM: linear";
+  case Why::ColumnL1:
+    return rowReuseFacts(order) + " > L1 " + bytesText(order.l1Budget) +
+           " per SM; " + bytesText(order.columnFootprint) +
+           " in columns of " + w + " <= L1: column:" + w;
+  case Why::ColumnL2:
+    return rowReuseFacts(order) + " > " + bytesText(order.l2Budget) +
+           " of L2; " + bytesText(order.columnFootprint) + " in columns of " +
+           w + ": column:" + w;
+  case Why::NoWidth:
+    return rowReuseFacts(order) +
+           " > L1, but no column width brings it under L1 or a fitting L2 "
+           "share: linear";
+  }
+  return "";
+}
+
+} // namespace
+
+std::string threadOrderReason(const polyhedral::ThreadOrder &order) {
+  std::string text = orderChoice(order);
+  if (order.column && order.width != order.requestedWidth)
+    text += "; W = " + std::to_string(order.requestedWidth) +
+            " is not a multiple of the block's " +
+            std::to_string(order.width / order.widthBlocks) +
+            " points along x: columns of " + std::to_string(order.widthBlocks) +
+            " block(s), " + std::to_string(order.width) + " elements";
+  return text;
+}
+
+namespace {
+
+std::string blockText(const std::vector<unsigned> &block) {
+  std::string text;
+  for (unsigned size : block)
+    text += (text.empty() ? "" : " x ") + std::to_string(size);
+  return text;
+}
+
+} // namespace
+
+namespace {
+
+/// Why a block fills the device as it does.
+std::string fillReason(const polyhedral::BlockSizing &sizing) {
+  std::string what = "the default " + blockText(sizing.requested);
+  if (sizing.fitted != sizing.requested)
+    what += ", halved to " + blockText(sizing.fitted) + " (at most " +
+            std::to_string(sizing.maxThreadsPerBlock) + " threads per block)";
+  const char *const hardware[] = {"x", "y", "z"};
+  std::string bounds;
+  for (unsigned h = 0; h < sizing.extentBound.size(); ++h) {
+    if (!sizing.extentBound[h])
+      return what + ": the iterations along " + hardware[h] +
+             " have no bound at translation time";
+    bounds += (bounds.empty() ? "" : " x ") +
+              std::to_string(*sizing.extentBound[h]);
+  }
+  long sms = sizing.multiprocessors;
+  long before = sizing.fittedBlocks.value_or(0);
+  long after = sizing.chosenBlocks.value_or(0);
+  std::string facts = "at most " + bounds + " iterations per launch give " +
+                      std::to_string(before) + " block(s) of " +
+                      blockText(sizing.fitted) + " for " +
+                      std::to_string(sms) + " SMs";
+  if (sizing.chosen == sizing.requested)
+    return what + ": " + facts +
+           (before < sms ? " (already one warp per block)"
+                         : ", at least one per SM");
+  if (before >= sms)
+    return what + ": " + facts + ", at least one per SM";
+  return "shrunk from " + what + ": " + facts + "; " +
+         blockText(sizing.chosen) + " gives " + std::to_string(after) +
+         " block(s)" + (after < sms ? " (one warp per block, the smallest)" : "");
+}
+
+} // namespace
+
+std::string blockSizingReason(const polyhedral::KernelFact &kernel) {
+  using Purpose = polyhedral::BlockSizing::Purpose;
+  const polyhedral::BlockSizing &sizing = kernel.sizing;
+  if (sizing.source == polyhedral::BlockSizing::Source::Sizes)
+    return "--sizes";
+  switch (sizing.purpose) {
+  case Purpose::Fill:
+    return fillReason(sizing);
+  case Purpose::Transposition:
+    return fillReason(sizing) +
+           " (a transposition, whose read shared memory stages: counted in "
+           "threads, each runs the rows of a tile of " +
+           std::to_string(polyhedral::kTranspositionTileRows) + " along y)";
+  case Purpose::Wavefront:
+    return "the tile of a wavefront's parallel members (" +
+           kernel.wavefrontMembers + "), " +
+           std::to_string(kernel.wavefrontTile[0]) + " x " +
+           std::to_string(kernel.wavefrontTile[1]) +
+           ": the host loop runs wavefronts of such tiles";
+  case Purpose::Reduction:
+    break;
+  }
+  unsigned lanes = sizing.chosen[sizing.laneDim];
+  std::string text = "a reduction: " + std::to_string(lanes) + " lanes along " +
+                     std::string(1, "xyz"[sizing.laneDim]) + " share loop " +
+                     (kernel.reduction ? kernel.reduction->loop : "") +
+                     ", one block along it";
+  if (sizing.parallelBound)
+    text += "; at most " + std::to_string(*sizing.parallelBound) +
+            (kernel.numMapped == 3 ? " iterations of the parallel loops"
+                                   : " iterations of the parallel loop") +
+            " per launch" +
+            (lanes == 8 ? ""
+                        : ": " + std::to_string(lanes) +
+                              " lanes fill the device's threads");
+  return text;
+}
+
+namespace {
+
+using Transfer = polyhedral::Transfer;
+
+std::string wholeReason(Transfer::WholeWhy why) {
+  switch (why) {
+  case Transfer::WholeWhy::Cheapest:
+    return "the cheapest fallbacks: the translation exceeded its "
+           "processor-time budget";
+  case Transfer::WholeWhy::Budget:
+    return "the exact copy sets exceeded their isl budget";
+  }
+  return "";
+}
+
+/// What a copy in bands adds to its reason.
+std::string bandsReason() {
+  return " (in at most " + std::to_string(polyhedral::kCopyBands) +
+         " bands of rows, each band the box of its own elements: fewer than "
+         "this box)";
+}
+
+} // namespace
+
+std::string copyInReason(const polyhedral::TransferFact &transfer) {
+  const std::string keeps = "keeps the host values of elements of the "
+                            "copy-out box that the scop may not write";
+  std::string text;
+  switch (transfer.inWhy) {
+  case Transfer::In::Local:
+    return "local to the scop";
+  case Transfer::In::WrittenFirst:
+    text = "written before it is read";
+    break;
+  case Transfer::In::LiveIn:
+    text = "read before it is written (live-in)";
+    break;
+  case Transfer::In::KeepsUnwritten:
+    text = keeps;
+    break;
+  case Transfer::In::LiveInAndKeepsUnwritten:
+    text = "read before it is written (live-in), and " + keeps;
+    break;
+  case Transfer::In::Whole:
+    return "all it accesses (" + wholeReason(transfer.wholeWhy) + ")";
+  }
+  return transfer.in.banded() ? text + bandsReason() : text;
+}
+
+std::string copyOutReason(const polyhedral::TransferFact &transfer) {
+  std::string text;
+  switch (transfer.outWhy) {
+  case Transfer::Out::Local:
+    return "local to the scop";
+  case Transfer::Out::Written:
+    text = "written";
+    break;
+  case Transfer::Out::NotWritten:
+    return "not written";
+  case Transfer::Out::Whole:
+    return "written (all it accesses: " + wholeReason(transfer.wholeWhy) + ")";
+  }
+  if (transfer.out.banded())
+    text += bandsReason();
+  if (transfer.outWidened)
+    text += " (widened to the rows of the copy-in box: the elements between "
+            "the written ones were copied in and are not written; whole rows "
+            "are copied as one range)";
+  return text;
 }
 
 } // namespace polycuda::translator::report
