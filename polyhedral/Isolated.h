@@ -1,4 +1,4 @@
-//===- Isolated.h - Work bounded by wall-clock time -------------*- C++ -*-===//
+//===- Isolated.h - Work bounded by processor time --------------*- C++ -*-===//
 //
 // Some of isl's algorithms (the scheduler's integer LPs above all) do not
 // count their work against isl's operation limit, and a few programs keep

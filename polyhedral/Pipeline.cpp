@@ -143,9 +143,18 @@ struct AstBudgetExceeded {};
 /// isl operations AST generation may spend on one scop's GPU program.
 constexpr unsigned long kAstOperationLimit = 20000000;
 
+/// Why a rung of runGpuPipeline's ladder runs the scop in its original
+/// order on one thread (none on the others), and whether to say so once
+/// it ran (with -v).
+struct SequentialRung {
+  std::optional<std::string> because;
+  bool noteWhenDone = false;
+};
+
 GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
                               const PipelineOptions &options,
-                              const CodeNames &names);
+                              const CodeNames &names,
+                              const SequentialRung &rung = {});
 
 } // namespace
 
@@ -166,42 +175,42 @@ GpuProgram runGpuPipeline(const Scop &scop, PreparedScop &prepared,
 GpuProgram runGpuPipeline(const Scop &scop, DependenceCache &cache,
                           const PipelineOptions &options,
                           const CodeNames &names) {
-  try {
-    return runGpuPipelineOnce(scop, cache, options, names);
-  } catch (const ReductionCodeFailed &) {
-    PipelineOptions plain = options;
-    plain.mapping.reductions = false;
-    noteFallback(options, scop.loc, "ast",
-                 "a kernel's reduction could not be generated; mapped "
-                 "again without reductions");
-    return runGpuPipeline(scop, cache, plain, names);
-  } catch (const AstNotVerified &e) {
-    // isl printed wrong code for the parallel mapping in every loop mode:
-    // the original order on one thread instead (or the error, if it fails
-    // that too).
-    if (options.scheduling.sequential)
-      throw;
-    PipelineOptions sequential = options;
-    sequential.scheduling.sequential = true;
-    noteFallback(options, scop.loc, "ast", e.what());
-    GpuProgram program = runGpuPipelineOnce(scop, cache, sequential, names);
-    program.scheduleIsFallback = true;
-    program.fallbackReason =
-        "isl's code for the parallel mapping failed its check in every "
-        "loop mode; the scop runs in its original order on one GPU thread";
-    return program;
-  } catch (const AstBudgetExceeded &) {
-    // Code for the parallel mapping would be too large to generate: run
-    // the scop in its original order on one thread instead.
-    PipelineOptions sequential = options;
-    sequential.scheduling.sequential = true;
-    GpuProgram program = runGpuPipelineOnce(scop, cache, sequential, names);
-    program.scheduleIsFallback = true;
-    program.fallbackReason = "generating code for the parallel mapping "
-                             "exceeded its budget; the scop runs in its "
-                             "original order on one GPU thread";
-    noteFallback(options, scop.loc, "ast", program.fallbackReason);
-    return program;
+  // The fallback ladder: the full mapping; without block reductions when
+  // one's code could not be generated; the original order on one thread
+  // when isl's code for the mapping fails its check in every loop mode or
+  // exceeds its budget. Each rung keeps what the one before dropped; the
+  // last rung's failure is the error.
+  // (The program is returned as runGpuPipelineOnce made it: a copy of its
+  // null isl objects would throw.)
+  PipelineOptions rung = options;
+  SequentialRung sequential;
+  for (;;) {
+    try {
+      return runGpuPipelineOnce(scop, cache, rung, names, sequential);
+    } catch (const ReductionCodeFailed &) {
+      if (!rung.mapping.reductions)
+        throw;
+      rung.mapping.reductions = false;
+      noteFallback(options, scop.loc, "ast",
+                   "a kernel's reduction could not be generated; mapped "
+                   "again without reductions");
+    } catch (const AstNotVerified &e) {
+      if (rung.scheduling.sequential)
+        throw;
+      rung.scheduling.sequential = true;
+      noteFallback(options, scop.loc, "ast", e.what());
+      sequential.because = "isl's code for the parallel mapping failed its "
+                           "check in every loop mode; the scop runs in its "
+                           "original order on one GPU thread";
+    } catch (const AstBudgetExceeded &) {
+      if (rung.scheduling.sequential)
+        throw;
+      rung.scheduling.sequential = true;
+      sequential.because = "generating code for the parallel mapping "
+                           "exceeded its budget; the scop runs in its "
+                           "original order on one GPU thread";
+      sequential.noteWhenDone = true;
+    }
   }
 }
 
@@ -209,15 +218,16 @@ namespace {
 
 GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
                               const PipelineOptions &options,
-                              const CodeNames &names) {
+                              const CodeNames &names,
+                              const SequentialRung &rung) {
   GpuProgram program;
   program.scop = &scop;
   program.names = names;
   ScheduleResult scheduled =
       runSchedulePipeline(scop, cache, program.deps, options);
   program.schedule = scheduled.schedule;
-  program.scheduleIsFallback = scheduled.usedFallback;
-  program.fallbackReason = scheduled.fallbackReason;
+  program.scheduleIsFallback = scheduled.usedFallback || rung.because;
+  program.fallbackReason = rung.because.value_or(scheduled.fallbackReason);
   runStage("mapping", scop.loc, options, [&] {
     // Register tiles hold their points' accumulators in registers.
     GpuMappingOptions mapping = options.mapping;
@@ -278,6 +288,8 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
         text += kernel.name + ":\n" + kernel.ast.to_C_str();
     return text;
   });
+  if (rung.noteWhenDone)
+    noteFallback(options, scop.loc, "ast", *rung.because);
   return program;
 }
 
