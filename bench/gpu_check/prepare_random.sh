@@ -22,7 +22,8 @@ translate() {
   local seed=$1 dir=$carry/programs/$1
   mkdir -p "$dir"
   python3 "$root/tests/random/generate.py" "$seed" "$dir/random.c"
-  if timeout 60 "$polycuda" --target=cuda "$dir/random.c" -o "$dir/out.cu" \
+  # (Past polycuda's own time limit, 60 s, so that it refuses first.)
+  if timeout 120 "$polycuda" --target=cuda "$dir/random.c" -o "$dir/out.cu" \
       2> "$dir/translate.log"; then
     return 0
   elif [ $? -eq 1 ] && grep -q "error:" "$dir/translate.log"; then
