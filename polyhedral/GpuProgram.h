@@ -52,6 +52,7 @@ struct ThreadOrder {
   bool byDefault = false;
   /// Why this order; the report words it with the numbers below.
   enum class Why {
+    None,          ///< not chosen: a kernel that the mapping left alone
     Default,       ///< `--thread-order=linear` (the default)
     OneThread,     ///< no mapped member
     OneDimension,  ///< one mapped member: column order needs two
@@ -66,7 +67,7 @@ struct ThreadOrder {
     ColumnL2,      ///< auto: linear's exceeds the L2 share, a column's not
     NoWidth,       ///< auto: no width fits
   };
-  Why why = Why::Default;
+  Why why = Why::None;
   /// The width asked (Requested) or chosen (auto) before it was rounded
   /// up to whole blocks (`width`).
   unsigned requestedWidth = 0;

@@ -441,6 +441,8 @@ std::string orderChoice(const polyhedral::ThreadOrder &order) {
   using Why = polyhedral::ThreadOrder::Why;
   std::string w = std::to_string(order.requestedWidth);
   switch (order.why) {
+  case Why::None:
+    return "";
   case Why::Default:
     return "--thread-order=linear (the default)";
   case Why::OneThread:
@@ -558,6 +560,8 @@ std::string fillReason(const polyhedral::BlockSizing &sizing) {
 std::string blockSizingReason(const polyhedral::KernelFact &kernel) {
   using Purpose = polyhedral::BlockSizing::Purpose;
   const polyhedral::BlockSizing &sizing = kernel.sizing;
+  if (sizing.requested.empty()) // (never sized)
+    return "";
   if (sizing.source == polyhedral::BlockSizing::Source::Sizes)
     return "--sizes";
   switch (sizing.purpose) {
