@@ -15,6 +15,8 @@
 #include "Persistent.h"
 #include "Reductions.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <cstdio>
 
 namespace polycuda::translator::report {
@@ -424,12 +426,14 @@ std::string bytesText(double bytes) {
   return text;
 }
 
+/// The references that every row of blocks reads, as "A (S1), B (S2)".
+std::string rowReferences(const polyhedral::ThreadOrder &order) {
+  return llvm::join(order.references, ", ");
+}
+
 /// What auto found when every row of blocks reads the same data.
 std::string rowReuseFacts(const polyhedral::ThreadOrder &order) {
-  std::string refs;
-  for (const std::string &r : order.references)
-    refs += (refs.empty() ? "" : ", ") + r;
-  return "auto (" + order.device + "): " + refs +
+  return "auto (" + order.device + "): " + rowReferences(order) +
          " read along a sequential loop by every row of blocks; reused "
          "between block rows: " +
          bytesText(order.linearFootprint) + " in linear order (width " +
@@ -469,14 +473,10 @@ std::string orderChoice(const polyhedral::ThreadOrder &order) {
     return "auto: no reference is read along a sequential loop of the kernel "
            "by every row of blocks (stencil-like reuse between neighbouring "
            "blocks favours linear order)";
-  case Why::UnknownSize: {
-    std::string refs;
-    for (const std::string &r : order.references)
-      refs += (refs.empty() ? "" : ", ") + r;
-    return "auto: " + refs +
+  case Why::UnknownSize:
+    return "auto: " + rowReferences(order) +
            " shared by every row of blocks, but its size is not known at "
            "translation time: linear";
-  }
   case Why::FitsL1:
     return rowReuseFacts(order) + " <= L1 " + bytesText(order.l1Budget) +
            " per SM: linear";
