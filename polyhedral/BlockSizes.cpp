@@ -126,21 +126,20 @@ BlockSizing fitBlockToDevice(const std::vector<unsigned> &requested,
   std::vector<unsigned> block = requested;
   while (threadsOf(block) > sizing.maxThreadsPerBlock)
     halveBlock(block);
-  sizing.fitted = sizing.chosen = block;
+  sizing.fitted = block;
+  // Smaller blocks for more SMs only where every mapped member is bounded.
+  if (std::all_of(bounds.begin(), bounds.end(),
+                  [](const std::optional<long> &b) { return b.has_value(); })) {
+    sizing.requestedBlocks = blocksOf(requested, bounds);
+    sizing.fittedBlocks = blocksOf(block, bounds);
+    while (blocksOf(block, bounds) < long(device.multiprocessors) &&
+           threadsOf(block) >= 2ul * device.warpSize)
+      halveBlock(block);
+    sizing.chosenBlocks = blocksOf(block, bounds);
+  }
+  sizing.chosen = block;
   sizing.source = block == requested ? BlockSizing::Source::Default
                                      : BlockSizing::Source::Shrunk;
-  for (unsigned h = 0; h < bounds.size(); ++h)
-    if (!bounds[h])
-      return sizing;
-  sizing.requestedBlocks = blocksOf(requested, bounds);
-  sizing.fittedBlocks = blocksOf(block, bounds);
-  while (blocksOf(block, bounds) < long(device.multiprocessors) &&
-         threadsOf(block) >= 2ul * device.warpSize)
-    halveBlock(block);
-  sizing.chosen = block;
-  sizing.chosenBlocks = blocksOf(block, bounds);
-  if (block != requested)
-    sizing.source = BlockSizing::Source::Shrunk;
   return sizing;
 }
 

@@ -259,7 +259,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
            });
   unsigned whole = 0;
   for (const Transfer &transfer : program.transfers)
-    whole += transfer.whole;
+    whole += transfer.whole();
   if (whole)
     noteFallback(options, scop.loc, "transfers",
                  std::to_string(whole) + " array(s) copied over all they "

@@ -86,7 +86,7 @@ struct Transfer {
   };
   In inWhy = In::Local;
   Out outWhy = Out::Local;
-  /// Why it moves whole (`whole`).
+  /// Why it moves whole (`whole()`).
   enum class WholeWhy {
     Cheapest, ///< the cheapest fallbacks (past the processor-time budget)
     Budget,   ///< the exact copy sets exceeded their isl budget
@@ -99,7 +99,7 @@ struct Transfer {
   bool outExact = true;
   /// A fallback: the array moves as the box of all it accesses, both ways
   /// (the cheapest copies, or exact copy sets past their isl budget).
-  bool whole = false;
+  bool whole() const { return inWhy == In::Whole; }
   TransferMethod method = TransferMethod::Auto;
 };
 

@@ -351,7 +351,6 @@ void wholeBoxes(Transfer &transfer, const Array &array,
   transfer.toDevice = !array.isLocal;
   transfer.in = transfer.allocated;
   transfer.inExact = false;
-  transfer.whole = !array.isLocal;
   transfer.wholeWhy = why;
   using In = Transfer::In;
   using Out = Transfer::Out;

@@ -1,11 +1,12 @@
 //===- Report_Reasons.cpp - Why a reference is accessed as it is ----------===//
 //
-// The sentences of the report that explain one array reference of a kernel:
-// its access pattern (coalesced, broadcast, strided), a non-affine
-// subscript's may-access, and the memory it was promoted to (registers,
-// shared tiles, constant memory) with the numbers behind the choice; and
-// why a kernel has no shared tiles or the register tile it has, and why an
-// array's device copy holds what it holds.
+// The sentences of the report, made from the decision records: why one
+// array reference of a kernel is accessed as it is (its access pattern, a
+// non-affine subscript's may-access, the memory it was promoted to, with
+// the numbers behind the choice); why a kernel has no shared tiles, the
+// register tile, block size and order of blocks it has, and why its
+// reduction's lanes share a loop; why an array's device copies hold what
+// they hold.
 //
 //===----------------------------------------------------------------------===//
 #include "ReportInternal.h"
@@ -517,10 +518,6 @@ std::string blockText(const std::vector<unsigned> &block) {
     text += (text.empty() ? "" : " x ") + std::to_string(size);
   return text;
 }
-
-} // namespace
-
-namespace {
 
 /// Why a block fills the device as it does.
 std::string fillReason(const polyhedral::BlockSizing &sizing) {

@@ -56,7 +56,7 @@ TEST_F(TransfersStageTest, ReadArraysGoInAndWrittenOnesComeBack) {
   EXPECT_EQ(In::WrittenFirst, b->inWhy);
   EXPECT_EQ(Out::Written, b->outWhy);
   EXPECT_EQ(In::WrittenFirst, c->inWhy);
-  EXPECT_FALSE(c->whole);
+  EXPECT_FALSE(c->whole());
 }
 
 /// `for (i = 0; i < n; i++) A[2 * i] = f(A[2 * i] if read)`: the copy-out
@@ -96,7 +96,7 @@ TEST_F(TransfersStageTest, CheapestCopiesMoveAllBothWays) {
   const Transfer *b = find(*scop, program, "B");
   const Transfer *a = find(*scop, program, "A");
   ASSERT_TRUE(a && b);
-  EXPECT_TRUE(b->whole);
+  EXPECT_TRUE(b->whole());
   EXPECT_TRUE(b->toDevice);
   EXPECT_EQ(In::Whole, b->inWhy);
   EXPECT_EQ(Out::Whole, b->outWhy);
