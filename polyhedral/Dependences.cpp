@@ -26,24 +26,88 @@ isl::union_map untag(const isl::union_map &tagged) {
   return tagged.domain_factor_domain().range_factor_domain();
 }
 
-/// Dependences from `sources` to `sinks`, both tagged, under `schedule`;
-/// `noSource`, if given, receives the sink accesses without a source.
-isl::union_map computeTagged(const isl::union_map &sinks,
-                             const isl::union_map &mustSources,
-                             const isl::union_map &maySources,
-                             const isl::union_map &schedule,
-                             isl::union_map *noSource = nullptr) {
-  isl::union_access_info info(sinks);
-  info = info.set_must_source(mustSources);
-  info = info.set_may_source(maySources);
-  info = info.set_schedule_map(schedule);
-  isl::union_flow flow = info.compute_flow();
-  if (noSource)
-    *noSource = flow.get_may_no_source();
-  return flow.get_may_dependence();
+/// `{ S[i'] -> S[i] }`, a one-to-one map from a copy of `domain` without its
+/// strides onto `domain`: a dimension that takes only the values
+/// `offset + stride * k` (a loop with a step, a test `i % 2 == 0`) becomes
+/// `k`. Null where `domain` has no stride.
+isl::map strideCompression(const isl::set &domain) {
+  unsigned dims = domain.tuple_dim();
+  isl::multi_aff compress =
+      isl::multi_aff::identity_on_domain(domain.get_space());
+  bool strided = false;
+  for (unsigned pos = 0; pos < dims; ++pos) {
+    isl::aff value = strideValue(domain, pos);
+    if (value.is_null())
+      continue;
+    // The offset names the original outer dimensions: express it in the
+    // compressed ones.
+    compress = compress.set_at(pos, value.pullback(compress));
+    strided = true;
+  }
+  if (!strided)
+    return isl::map();
+  isl::map onto = compress.as_map().intersect_range(domain);
+  if (!onto.range().is_equal(domain) || !onto.is_injective())
+    return isl::map();
+  return onto;
+}
+
+/// The stride compression of every statement in `domains` (statement
+/// instances, or their tagged accesses `[S[i] -> ref[]]`); empty where no
+/// statement has a stride.
+isl::union_map strideCompressions(const isl::union_set &domains) {
+  isl::union_map result = isl::union_map::empty(domains.ctx());
+  bool any = false;
+  for (const isl::set &set : setsOf(domains)) {
+    bool tagged = set.is_wrapping();
+    isl::set statement = tagged ? set.unwrap().domain() : set;
+    isl::map compress = strideCompression(statement);
+    if (compress.is_null())
+      compress = statement.identity();
+    else
+      any = true;
+    if (tagged)
+      compress = compress.product(set.unwrap().range().identity())
+                     .intersect_range(set);
+    result = result.unite(compress);
+  }
+  return any ? result : isl::union_map::empty(domains.ctx());
 }
 
 } // namespace
+
+/// Strided statements are analysed in their compressed form (see
+/// strideCompression), where their domains need no existential variables:
+/// isl 0.25's dataflow analysis reads and writes out of bounds
+/// (isl_basic_map_swap_div from align_context_divs) when a domain it
+/// derives holds two equal integer divisions, which strides combined with
+/// equalities between the parameters produce. The compression is exact.
+isl::union_map dataflow(const isl::union_map &sinks,
+                        const isl::union_map &mustSources,
+                        const isl::union_map &maySources,
+                        const isl::union_map &schedule,
+                        isl::union_map *noSource) {
+  isl::union_map compress = strideCompressions(schedule.domain());
+  bool compressed = !compress.is_empty();
+  isl::union_map expand = compress.reverse();
+  auto in = [&](const isl::union_map &m) {
+    return compressed ? m.apply_domain(expand) : m;
+  };
+  isl::union_access_info info(in(sinks));
+  info = info.set_must_source(in(mustSources));
+  info = info.set_may_source(in(maySources));
+  info = info.set_schedule_map(in(schedule));
+  isl::union_flow flow = info.compute_flow();
+  isl::union_map deps = flow.get_may_dependence();
+  isl::union_map unread = flow.get_may_no_source();
+  if (compressed) {
+    deps = deps.apply_domain(compress).apply_range(compress);
+    unread = unread.apply_domain(compress);
+  }
+  if (noSource)
+    *noSource = unread;
+  return deps;
+}
 
 /// The flow dependences and live-in reads of array `array` alone, without
 /// a budget.
@@ -220,7 +284,7 @@ static Dependences computeFlow(const Scop &scop, unsigned array) {
       tagDomains.domain_map().apply_range(scop.originalSchedule);
 
   isl::union_map unread;
-  deps.taggedFlow = computeTagged(taggedReads, taggedMust, taggedMay,
+  deps.taggedFlow = dataflow(taggedReads, taggedMust, taggedMay,
                                   taggedSchedule, &unread);
   deps.liveIn = unread.range();
   deps.taggedLiveIn = unread;
@@ -243,9 +307,9 @@ static void computeAntiOutput(const Scop &scop, unsigned array,
     deps.anti = deps.output = empty;
     return;
   }
-  deps.anti = computeTagged(writes, empty, reads, scop.originalSchedule)
+  deps.anti = dataflow(writes, empty, reads, scop.originalSchedule)
                   .intersect_params(scop.context);
-  deps.output = computeTagged(writes, empty, writes, scop.originalSchedule)
+  deps.output = dataflow(writes, empty, writes, scop.originalSchedule)
                     .intersect_params(scop.context);
 }
 

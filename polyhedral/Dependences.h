@@ -49,6 +49,17 @@ struct Dependences {
   isl::union_map all() const { return flow.unite(anti).unite(output); }
 };
 
+/// isl's dataflow analysis: the dependences from `mustSources` and
+/// `maySources` to `sinks` (access relations, tagged or not) in the order of
+/// `schedule`, and in `noSource`, if given, the sinks that may have none.
+/// Every caller goes through it: it analyses strided statements in their
+/// compressed form, which isl 0.25 needs (Dependences.cpp).
+isl::union_map dataflow(const isl::union_map &sinks,
+                        const isl::union_map &mustSources,
+                        const isl::union_map &maySources,
+                        const isl::union_map &schedule,
+                        isl::union_map *noSource = nullptr);
+
 /// isl operations the dataflow analysis may spend on one scop.
 inline constexpr unsigned long kDependenceOperationLimit = 2000000;
 

@@ -13,6 +13,7 @@
 #include <isl/schedule.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
+#include <isl/stride_info.h>
 #include <isl/version.h>
 #include <isl/union_map.h>
 
@@ -746,6 +747,30 @@ bool isZeroDim(const isl::set &set, unsigned d) {
 
 bool isBounded(const isl::set &set) {
   return isl_set_is_bounded(set.get()) == isl_bool_true;
+}
+
+isl::aff strideValue(const isl::set &domain, unsigned pos) {
+  unsigned dims = domain.tuple_dim();
+  isl::set outer = domain;
+  if (pos + 1 < dims)
+    outer = isl::manage(isl_set_eliminate(outer.release(), isl_dim_set,
+                                          pos + 1, dims - pos - 1));
+  isl_stride_info *info = isl_set_get_stride_info(outer.get(), pos);
+  if (!info)
+    return isl::aff();
+  isl::val stride = isl::manage(isl_stride_info_get_stride(info));
+  isl::aff offset = isl::manage(isl_stride_info_get_offset(info));
+  isl_stride_info_free(info);
+  if (stride.is_one())
+    return isl::aff();
+  bool integral = isl::manage(isl_aff_get_denominator_val(offset.get())).is_one();
+  if (!integral || isl_aff_dim(offset.get(), isl_dim_div) != 0 ||
+      isl_aff_involves_dims(offset.get(), isl_dim_in, pos, dims - pos))
+    return isl::aff();
+  isl::aff own = isl::manage(isl_aff_var_on_domain(
+      isl_local_space_from_space(domain.get_space().release()), isl_dim_set,
+      pos));
+  return offset.add(own.scale(stride));
 }
 
 } // namespace polycuda::polyhedral

@@ -179,6 +179,12 @@ isl::pw_aff valueOutside(const isl::pw_aff &pa, const isl::set &context,
 /// of the parameters defined where `set` is not empty.
 isl::pw_aff dimMin(const isl::set &set, unsigned pos);
 isl::pw_aff dimMax(const isl::set &set, unsigned pos);
+/// Dimension `pos` of `set` as `offset + stride * k`, an affine expression
+/// on `set`'s space in which `k` is the dimension itself and the offset a
+/// function of the parameters and the dimensions before `pos`, where the
+/// dimension takes only such values (a loop with a step, `i % 2 == 0`);
+/// null where the stride is 1 or the offset is not integral.
+isl::aff strideValue(const isl::set &set, unsigned pos);
 
 /// `floor(upa / divisor)`.
 isl::union_pw_aff floorDiv(const isl::union_pw_aff &upa, long divisor);

@@ -86,13 +86,13 @@ bool unorderedBetween(const isl::schedule &schedule,
 /// What the reads of `reads` get from the writes of `writes` in the order
 /// of `schedule`: the dependences and the reads without a source.
 std::pair<isl::union_map, isl::union_map>
-dataflow(const isl::union_map &reads, const isl::union_map &writes,
-         const isl::union_map &schedule) {
-  isl::union_flow flow = isl::union_access_info(reads)
-                             .set_must_source(writes)
-                             .set_schedule_map(schedule)
-                             .compute_flow();
-  return {flow.get_may_dependence(), flow.get_may_no_source()};
+readsFrom(const isl::union_map &reads, const isl::union_map &writes,
+          const isl::union_map &schedule) {
+  isl::union_map unread;
+  isl::union_map deps = dataflow(reads, writes,
+                                 isl::union_map::empty(reads.ctx()), schedule,
+                                 &unread);
+  return {deps, unread};
 }
 
 /// Array contraction: the extents of the copy of the variable that array
@@ -162,8 +162,8 @@ std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
   if (!order.intersect_domain(reads.domain().unite(writes.domain()))
            .is_injective())
     return std::nullopt;
-  auto expanded = dataflow(reads, writes, order);
-  auto contracted = dataflow(privateReads, privateWrites, order);
+  auto expanded = readsFrom(reads, writes, order);
+  auto contracted = readsFrom(privateReads, privateWrites, order);
   if (!expanded.first.is_equal(contracted.first) ||
       !expanded.second.domain().is_equal(contracted.second.domain()))
     return std::nullopt;

@@ -9,6 +9,7 @@ packages=(
   "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev" "clang-${LLVM_VERSION}"
   "llvm-${LLVM_VERSION}-tools" # FileCheck, for the golden tests (tests/golden)
   libgtest-dev
+  valgrind # the dependence analysis under memcheck (tests/CMakeLists.txt)
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 )
 missing=()

@@ -137,5 +137,76 @@ TEST_F(DependencesTest, MayWriteKillsNoEarlierWrite) {
           .is_empty());
 }
 
+TEST_F(DependencesTest, StridedStatementsKeepTheirExactDependences) {
+  // for (i = 0; i < n; i += 2) A[i] = ...;
+  // for (i = 1; i < n; i += 3) C[i] = A[i - 1];
+  // for (i = m; i < n; i += 2) C[i] = ...;
+  auto scop = newScop(ctx(), {"n", "m"}, "[n, m] -> { : n <= 100 }");
+  addArray(*scop, "A", {"[n, m] -> { [(100)] }"});
+  addArray(*scop, "C", {"[n, m] -> { [(100)] }"});
+  addStatement(*scop, "S0", "[n, m] -> { S0[i] : 0 <= i < n and i mod 2 = 0 }",
+               {"i"}, {0, 0}, {{Write, "A", "[n, m] -> { S0[i] -> A[i] }"}});
+  addStatement(*scop, "S1", "[n, m] -> { S1[i] : 1 <= i < n and i mod 3 = 1 }",
+               {"i"}, {1, 0},
+               {{Read, "A", "[n, m] -> { S1[i] -> A[i - 1] }"},
+                {Write, "C", "[n, m] -> { S1[i] -> C[i] }"}});
+  addStatement(*scop, "S2",
+               "[n, m] -> { S2[i] : m <= i < n and (i - m) mod 2 = 0 }", {"i"},
+               {2, 0}, {{Write, "C", "[n, m] -> { S2[i] -> C[i] }"}});
+  scop->originalSchedule = isl::union_map(
+      ctx(), "[n, m] -> { S0[i] -> [0, i]; S1[i] -> [1, i]; S2[i] -> [2, i] }");
+  Dependences deps = computeDependences(*scop);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n, m] -> { S0[i] -> S1[i + 1] : "
+                                      "0 <= i and i + 1 < n and n <= 100 and "
+                                      "i mod 6 = 0 }"),
+                deps.flow);
+  EXPECT_ISL_EQ(isl::union_map(ctx(), "[n, m] -> { S1[i] -> S2[i] : "
+                                      "1 <= i < n and m <= i and n <= 100 and "
+                                      "i mod 3 = 1 and (i - m) mod 2 = 0 }"),
+                deps.output);
+  EXPECT_ISL_EQ(isl::union_map::empty(ctx()), deps.anti);
+  EXPECT_ISL_EQ(isl::union_set(ctx(), "[n, m] -> { A[a] : 0 <= a and "
+                                      "a + 2 <= n <= 100 and a mod 6 = 3 }"),
+                deps.liveIn.intersect(isl::union_set(
+                    isl::set(ctx(), "[n, m] -> { A[a] }"))));
+}
+
+TEST_F(DependencesTest, StrideWithParametricEqualitiesAndMaySources) {
+  // From inputs/random_seed5004808.c: a strided statement whose read meets
+  // a may-write of a whole row, under equalities between the parameters.
+  // isl 0.25 analysed it with an out-of-bounds write (isl_basic_map_swap_div)
+  // unless the stride is compressed first.
+  auto scop = newScop(ctx(), {"n", "m"}, "[n, m] -> { : }");
+  addArray(*scop, "B", {"[n, m] -> { [(n + 6)] }", "[n, m] -> { [(17)] }"});
+  const char *d3 = "i mod 2 = 0 and i < m and i < n and j < i and "
+                   "((i >= 3 and j >= i - 2) or (i <= 2 and j >= 0))";
+  addStatement(*scop, "S1",
+               "[n, m] -> { S1[i, j] : 0 < i < n and 0 <= j <= n - 3 }",
+               {"i", "j"}, {0, 0},
+               {{Write, "B", "[n, m] -> { S1[i, j] -> B[i, 2 + j] }"}});
+  addStatement(
+      *scop, "S3", std::string("[n, m] -> { S3[i, j] : ") + d3 + " }",
+      {"i", "j"}, {1, 0},
+      {{Read, "B", "[n, m] -> { S3[i, j] -> B[1 + j, 2 + i] }"},
+       {polyhedral::Access::Kind::MayWrite, "B",
+        "[n, m] -> { S3[i, j] -> B[m - 1 - j, a] : 0 <= a <= 16 }"}});
+  scop->originalSchedule = isl::union_map(
+      ctx(), "[n, m] -> { S1[i, j] -> [0, -i, 0, j, 1]; "
+             "S3[i, j] -> [2, i, 0, j, 0] }");
+  Dependences deps = computeDependences(*scop);
+  std::string d3at = std::string(d3) + " and i2 mod 2 = 0 and i2 < m and "
+                     "i2 < n and j2 < i2 and ((i2 >= 3 and j2 >= i2 - 2) or "
+                     "(i2 <= 2 and j2 >= 0))";
+  EXPECT_ISL_EQ(
+      isl::union_map(
+          ctx(), "[n, m] -> { S1[a, b] -> S3[i, j] : " + std::string(d3) +
+                     " and a = 1 + j and b = i and 0 < a < n and "
+                     "0 <= b <= n - 3; "
+                     "S3[i, j] -> S3[i2, j2] : " + d3at +
+                     " and (i < i2 or (i = i2 and j < j2)) and "
+                     "m - 1 - j = 1 + j2 and 0 <= 2 + i2 <= 16 }"),
+      deps.flow);
+}
+
 } // namespace
 } // namespace polycuda::test
