@@ -278,19 +278,19 @@ ScalarExpansion expandScalar(Scop &scop, DependenceCache &cache, unsigned a,
                        .intersect(isl::union_set(isl::set::universe(space)))
                        .is_empty();
   unsigned depth = 0;
+  using Why = ScalarExpansion::Why;
   if (array.usedAfterScop)
-    record.reason = "its value may be used after the scop";
+    record.why = Why::UsedAfterScop;
   else if (isLiveIn)
-    record.reason = "it is read before it is written";
+    record.why = Why::ReadBeforeWritten;
   else if (commonLoops(stmts) == 0)
-    record.reason = "its accesses share no loop";
+    record.why = Why::NoCommonLoop;
   else if (!(depth = expansionDepth(stmts, cache.parts.at(a)->flow)))
-    record.reason = "its value flows between iterations of every loop";
+    record.why = Why::FlowsAcrossEveryLoop;
   if (depth == 0)
     return record;
   record.depth = depth;
-  record.reason = "privatized along " + std::to_string(depth) +
-                  " loop(s): written before read in every iteration";
+  record.why = Why::Privatized;
   expand(scop, cache, a, stmts, depth);
   return record;
 }
@@ -689,12 +689,12 @@ std::vector<ScalarExpansion> expandArrays(Scop &scop, DependenceCache &cache,
     cache.invalidate(a);
     if (last)
       addCopyBack(scop, a, id, written, *last);
-    ScalarExpansion record{name, depth,
-                           "expanded along " + std::to_string(depth) +
-                               " loop(s) into " + scop.arrays[id].name +
-                               ": each iteration writes every value it reads"};
-    if (last)
-      record.reason += "; the last iteration's values are copied back";
+    ScalarExpansion record;
+    record.array = name;
+    record.depth = depth;
+    record.why = ScalarExpansion::Why::ArrayExpanded;
+    record.into = scop.arrays[id].name;
+    record.copiedBack = last.has_value();
     result.push_back(record);
   }
   return result;

@@ -16,11 +16,23 @@
 
 namespace polycuda::polyhedral {
 
-/// What expansion did to one scalar, for the report.
+/// What expansion did to one scalar or array, for the report (which words
+/// it: translator/Report_Reasons.cpp, expansionReason).
 struct ScalarExpansion {
+  /// Why it was (not) expanded.
+  enum class Why {
+    UsedAfterScop,        ///< kept: its value may be used after the scop
+    ReadBeforeWritten,    ///< kept: the scop reads its value on entry
+    NoCommonLoop,         ///< kept: its accesses share no loop
+    FlowsAcrossEveryLoop, ///< kept: its value flows between iterations
+    Privatized,           ///< a scalar, written before read in every iteration
+    ArrayExpanded,        ///< an array, into `into`
+  };
   std::string array;
   unsigned depth = 0; ///< number of loops it was expanded along (0: kept)
-  std::string reason; ///< why it was or was not expanded
+  Why why = Why::FlowsAcrossEveryLoop;
+  std::string into;        ///< the expanded array (ArrayExpanded)
+  bool copiedBack = false; ///< the last iteration's values copied back
 };
 
 /// Expands the privatizable scalars of `scop` in place; `cache` (the

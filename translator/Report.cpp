@@ -154,7 +154,7 @@ private:
     for (const polyhedral::ScalarExpansion &e : record.prepared.expansions)
       privatized.push_back(json::Object{{"name", e.array},
                                         {"expanded_loops", (int64_t)e.depth},
-                                        {"reason", e.reason}});
+                                        {"reason", expansionReason(e)}});
     json::Array loops = loopsJson(scop, facts);
     json::Array dependences = dependencesJson(scop, facts);
     json::Array bands = bandsJson(scop, facts);

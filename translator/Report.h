@@ -36,6 +36,10 @@ std::string reportText(const ParsedInput &input,
 std::string persistentReason(const polyhedral::GpuProgram &program,
                              const polyhedral::PersistentLoop &loop);
 
+/// Why scalar (or array) expansion did what it did, in words (the report
+/// and the -v remarks).
+std::string expansionReason(const polyhedral::ScalarExpansion &expansion);
+
 } // namespace polycuda::translator
 
 #endif

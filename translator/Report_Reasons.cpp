@@ -285,6 +285,30 @@ std::string registerTileReason(const Scop &scop,
 
 namespace polycuda::translator {
 
+std::string expansionReason(const polyhedral::ScalarExpansion &e) {
+  using Why = polyhedral::ScalarExpansion::Why;
+  std::string loops = std::to_string(e.depth) + " loop(s)";
+  switch (e.why) {
+  case Why::UsedAfterScop:
+    return "its value may be used after the scop";
+  case Why::ReadBeforeWritten:
+    return "it is read before it is written";
+  case Why::NoCommonLoop:
+    return "its accesses share no loop";
+  case Why::FlowsAcrossEveryLoop:
+    return "its value flows between iterations of every loop";
+  case Why::Privatized:
+    return "privatized along " + loops +
+           ": written before read in every iteration";
+  case Why::ArrayExpanded:
+    return "expanded along " + loops + " into " + e.into +
+           ": each iteration writes every value it reads" +
+           (e.copiedBack ? "; the last iteration's values are copied back"
+                         : "");
+  }
+  return "";
+}
+
 std::string persistentReason(const polyhedral::GpuProgram &program,
                              const polyhedral::PersistentLoop &loop) {
   using Why = polyhedral::PersistentLoop::Why;

@@ -1,6 +1,8 @@
 //===- Translation.cpp - One input file through every stage ---------------===//
 #include "Translation.h"
 
+#include "Report.h"
+
 #include "IslExtras.h"
 #include "Isolated.h"
 
@@ -67,7 +69,7 @@ void remarkOnPreparation(const polyhedral::Scop &scop,
   std::string where = scop.loc.str();
   for (const polyhedral::ScalarExpansion &expansion : prepared.expansions)
     llvm::errs() << where << ": remark: scalar '" << expansion.array
-                 << "': " << expansion.reason << "\n";
+                 << "': " << expansionReason(expansion) << "\n";
   if (prepared.splitTimedOut) {
     llvm::errs() << where
                  << ": remark: index-set splitting not tried: mapping the "

@@ -97,10 +97,8 @@ TEST_F(ScalarExpansionTest, PerIterationTemporaryIsExpandedAlongBothLoops) {
   std::vector<ScalarExpansion> result = polyhedral::expandScalars(*scop);
   ASSERT_EQ(1u, result.size());
   EXPECT_EQ("t", result[0].array);
-  EXPECT_EQ(2u, result[0].depth) << result[0].reason;
-  EXPECT_EQ("privatized along 2 loop(s): written before read in every "
-            "iteration",
-            result[0].reason);
+  EXPECT_EQ(2u, result[0].depth);
+  EXPECT_EQ(ScalarExpansion::Why::Privatized, result[0].why);
 
   // t becomes t[n][m], local to the scop (never copied to or from the host).
   const polyhedral::Array &t = array(*scop, "t");
@@ -146,7 +144,7 @@ TEST_F(ScalarExpansionTest, ScalarUsedAfterTheScopIsKept) {
   ASSERT_EQ(1u, result.size());
   EXPECT_EQ("t", result[0].array);
   EXPECT_EQ(0u, result[0].depth);
-  EXPECT_EQ("its value may be used after the scop", result[0].reason);
+  EXPECT_EQ(ScalarExpansion::Why::UsedAfterScop, result[0].why);
   EXPECT_EQ(0u, array(*scop, "t").rank());
   EXPECT_FALSE(array(*scop, "t").isLocal);
   EXPECT_ISL_EQ(isl::map(ctx(), "[n, m] -> { S0[i, j] -> t[] }"),
@@ -183,7 +181,7 @@ TEST_F(ScalarExpansionTest, AccumulatorIsExpandedAlongTheOuterLoopOnly) {
   ASSERT_EQ(1u, result.size());
   EXPECT_EQ("s", result[0].array);
   // The value flows from one j to the next, never from one i to the next.
-  EXPECT_EQ(1u, result[0].depth) << result[0].reason;
+  EXPECT_EQ(1u, result[0].depth);
   const polyhedral::Array &s = array(*scop, "s");
   ASSERT_EQ(1u, s.rank());
   EXPECT_TRUE(s.isLocal);
@@ -239,8 +237,7 @@ TEST_F(ScalarExpansionTest, ValueCarriedAcrossIterationsIsNotExpanded) {
   ASSERT_EQ(1u, result.size());
   EXPECT_EQ("s", result[0].array);
   EXPECT_EQ(0u, result[0].depth);
-  EXPECT_EQ("its value flows between iterations of every loop",
-            result[0].reason);
+  EXPECT_EQ(ScalarExpansion::Why::FlowsAcrossEveryLoop, result[0].why);
   EXPECT_EQ(0u, array(*scop, "s").rank());
   EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S2[i] -> s[] }"),
                 access(*scop, "S2", 1).relation);
@@ -269,7 +266,7 @@ TEST_F(ScalarExpansionTest, ScalarReadBeforeItIsWrittenIsKept) {
   std::vector<ScalarExpansion> result = polyhedral::expandScalars(*scop);
   ASSERT_EQ(1u, result.size());
   EXPECT_EQ(0u, result[0].depth);
-  EXPECT_EQ("it is read before it is written", result[0].reason);
+  EXPECT_EQ(ScalarExpansion::Why::ReadBeforeWritten, result[0].why);
   EXPECT_EQ(0u, array(*scop, "s").rank());
 }
 
@@ -300,9 +297,9 @@ TEST_F(ScalarExpansionTest, UnrelatedValuesGetVariablesOfTheirOwn) {
   // and each is privatized along its own loop.
   ASSERT_EQ(2u, result.size());
   EXPECT_EQ("t_1", result[0].array);
-  EXPECT_EQ(1u, result[0].depth) << result[0].reason;
+  EXPECT_EQ(1u, result[0].depth);
   EXPECT_EQ("t_2", result[1].array);
-  EXPECT_EQ(1u, result[1].depth) << result[1].reason;
+  EXPECT_EQ(1u, result[1].depth);
   EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S0[i] -> t_1[i] : 0 <= i < n }"),
                 access(*scop, "S0", 1).relation);
   EXPECT_ISL_EQ(isl::map(ctx(), "[n] -> { S1[i] -> t_1[i] : 0 <= i < n }"),
@@ -380,7 +377,7 @@ TEST_F(ScalarExpansionTest, DoitgenSumIsExpandedAlongRAndQ) {
   std::vector<ScalarExpansion> result = polyhedral::expandArrays(*scop, cache);
   ASSERT_EQ(1u, result.size());
   EXPECT_EQ("sum", result[0].array);
-  EXPECT_EQ(2u, result[0].depth) << result[0].reason;
+  EXPECT_EQ(2u, result[0].depth);
   // sum_x[r][q][p]: nr x nq x np (where the loops run at all).
   const polyhedral::Array &copy = array(*scop, "sum_x");
   ASSERT_EQ(3u, copy.rank());
