@@ -285,7 +285,7 @@ static Dependences computeFlow(const Scop &scop, unsigned array) {
 
   isl::union_map unread;
   deps.taggedFlow = dataflow(taggedReads, taggedMust, taggedMay,
-                                  taggedSchedule, &unread);
+                             taggedSchedule, &unread);
   deps.liveIn = unread.range();
   deps.taggedLiveIn = unread;
   deps.flow = untag(deps.taggedFlow).intersect_params(scop.context);

@@ -763,7 +763,8 @@ isl::aff strideValue(const isl::set &domain, unsigned pos) {
   isl_stride_info_free(info);
   if (stride.is_one())
     return isl::aff();
-  bool integral = isl::manage(isl_aff_get_denominator_val(offset.get())).is_one();
+  bool integral =
+      isl::manage(isl_aff_get_denominator_val(offset.get())).is_one();
   if (!integral || isl_aff_dim(offset.get(), isl_dim_div) != 0 ||
       isl_aff_involves_dims(offset.get(), isl_dim_in, pos, dims - pos))
     return isl::aff();
