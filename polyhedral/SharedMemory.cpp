@@ -602,13 +602,21 @@ private:
       node = node.graft_before(isl::schedule_node::from_extension(map));
     for (const isl::map &map : copies)
       node = node.graft_before(isl::schedule_node::from_extension(map));
-    // Once per block: every thread of every block reaches the barrier.
+    // Once per block: every thread of every block reaches the barrier. Over
+    // the hull of the tiles, not the tiles: a union of them would guard the
+    // barriers with conditions that are the same for all threads of a block
+    // (legal, but PoCL then runs the kernel wrongly: random seed 851112); a
+    // barrier on a tile without copies only waits. The tiles depend on no
+    // thread, so neither does the hull; it may be unbounded, as the tile
+    // loop above bounds it (an extension runs within its outer loops).
+    isl::set hull = isl::manage(isl_set_from_basic_set(
+        isl_set_simple_hull(isl_set_remove_divs(tiles.copy()))));
     node = node.graft_before(barrier(
-        tiled ? tiles : isl::set::universe(tiles.get_space()),
+        tiled ? hull : isl::set::universe(tiles.get_space()),
         kernel.addStatement(AddedOp::BlockBarrier, 0)));
     if (tiled)
       node = node.graft_after(
-          barrier(tiles, kernel.addStatement(AddedOp::BlockBarrier, 1)));
+          barrier(hull, kernel.addStatement(AddedOp::BlockBarrier, 1)));
     kernel.deviceTree = node.get_schedule();
   }
 
