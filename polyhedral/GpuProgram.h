@@ -10,6 +10,7 @@
 
 #include "AccessAnalysis.h"
 #include "Dependences.h"
+#include "Scheduling.h"
 #include "Scop.h"
 #include "TransferRecord.h"
 
@@ -680,7 +681,8 @@ struct GpuProgram {
   /// The schedule tree, with each kernel's subtree below its mark.
   isl::schedule schedule;
   bool scheduleIsFallback = false;
-  std::string fallbackReason;
+  /// Why, where scheduleIsFallback.
+  ScheduleFallback fallback;
   CodeNames names;
   /// The isl context that some kernel ASTs were built in, on a second thread
   /// (null when none were); declared before `kernels` so that it outlives

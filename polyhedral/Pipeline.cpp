@@ -104,7 +104,7 @@ ScheduleResult runSchedulePipeline(const Scop &scop, DependenceCache &cache,
   });
   dump(options, "schedule", [&] { return toString(result.schedule); });
   if (result.usedFallback && deps.complete)
-    noteFallback(options, scop.loc, "schedule", result.fallbackReason);
+    noteFallback(options, scop.loc, "schedule", describe(result.fallback));
   return result;
 }
 
@@ -128,9 +128,7 @@ CProgram runCPipeline(const Scop &scop, PreparedScop &prepared,
   sequential.scheduling.sequential = true;
   program.scheduled = runSchedulePipeline(scop, prepared, deps, sequential);
   program.scheduled.usedFallback = true;
-  program.scheduled.fallbackReason =
-      "isl's code for the parallel schedule failed its check in every loop "
-      "mode; the scop runs in its original order";
+  program.scheduled.fallback.why = ScheduleFallback::Why::CCodeNotVerified;
   program.ast = generateCAst(scop, program.scheduled.schedule, deps, prefix);
   return program;
 }
@@ -147,7 +145,7 @@ constexpr unsigned long kAstOperationLimit = 20000000;
 /// order on one thread (none on the others), and whether to say so once
 /// it ran (with -v).
 struct SequentialRung {
-  std::optional<std::string> because;
+  std::optional<ScheduleFallback> because;
   bool noteWhenDone = false;
 };
 
@@ -199,16 +197,12 @@ GpuProgram runGpuPipeline(const Scop &scop, DependenceCache &cache,
         throw;
       rung.scheduling.sequential = true;
       noteFallback(options, scop.loc, "ast", e.what());
-      sequential.because = "isl's code for the parallel mapping failed its "
-                           "check in every loop mode; the scop runs in its "
-                           "original order on one GPU thread";
+      sequential.because = {ScheduleFallback::Why::GpuCodeNotVerified};
     } catch (const AstBudgetExceeded &) {
       if (rung.scheduling.sequential)
         throw;
       rung.scheduling.sequential = true;
-      sequential.because = "generating code for the parallel mapping "
-                           "exceeded its budget; the scop runs in its "
-                           "original order on one GPU thread";
+      sequential.because = {ScheduleFallback::Why::GpuCodeBudget};
       sequential.noteWhenDone = true;
     }
   }
@@ -227,7 +221,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
       runSchedulePipeline(scop, cache, program.deps, options);
   program.schedule = scheduled.schedule;
   program.scheduleIsFallback = scheduled.usedFallback || rung.because;
-  program.fallbackReason = rung.because.value_or(scheduled.fallbackReason);
+  program.fallback = rung.because.value_or(scheduled.fallback);
   runStage("mapping", scop.loc, options, [&] {
     // Register tiles hold their points' accumulators in registers.
     GpuMappingOptions mapping = options.mapping;
@@ -289,7 +283,7 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
     return text;
   });
   if (rung.noteWhenDone)
-    noteFallback(options, scop.loc, "ast", *rung.because);
+    noteFallback(options, scop.loc, "ast", describe(*rung.because));
   return program;
 }
 

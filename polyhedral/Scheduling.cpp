@@ -223,6 +223,43 @@ isl::schedule buildOriginalSchedule(const Scop &scop, const Dependences &deps) {
   return node.get_schedule();
 }
 
+std::string describe(const ScheduleFallback &fallback) {
+  using Why = ScheduleFallback::Why;
+  const std::string oneThread =
+      "; the scop runs in its original order on one GPU thread";
+  switch (fallback.why) {
+  case Why::None:
+    return "";
+  case Why::NoDependences:
+    return fallback.detail + oneThread;
+  case Why::Sequential:
+    return "dependence analysis exceeded its budget" + oneThread;
+  case Why::Requested:
+    return "the original schedule was requested";
+  case Why::SchedulerFailed:
+    return fallback.detail.empty() ? "isl's scheduler failed"
+                                   : fallback.detail;
+  case Why::SchedulerTimeLimit:
+    return "isl's scheduler exceeded its time limit (" +
+           std::to_string(fallback.value) + " ms)";
+  case Why::LargeCoefficient:
+    return "isl's schedule has a coefficient of " +
+           std::to_string(fallback.value) + " (more than " +
+           std::to_string(kMaxScheduleCoefficient) +
+           "): its loops would enumerate mostly empty iterations";
+  case Why::CCodeNotVerified:
+    return "isl's code for the parallel schedule failed its check in every "
+           "loop mode; the scop runs in its original order";
+  case Why::GpuCodeNotVerified:
+    return "isl's code for the parallel mapping failed its check in every "
+           "loop mode" + oneThread;
+  case Why::GpuCodeBudget:
+    return "generating code for the parallel mapping exceeded its budget" +
+           oneThread;
+  }
+  return "";
+}
+
 ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
                                const SchedulingOptions &options) {
   ScheduleResult result;
@@ -232,27 +269,30 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
     isl::schedule_node root = result.schedule.get_root();
     result.schedule = clearCoincidence(root).get_schedule();
     result.usedFallback = true;
-    result.fallbackReason =
-        options.sequential
-            ? "dependence analysis exceeded its budget; the scop runs in its "
-              "original order on one GPU thread"
-            : deps.incompleteReason +
-                  "; the scop runs in its original order on one GPU thread";
+    result.fallback.why = options.sequential
+                              ? ScheduleFallback::Why::Sequential
+                              : ScheduleFallback::Why::NoDependences;
+    if (!options.sequential)
+      result.fallback.detail = deps.incompleteReason;
     return result;
   }
   if (options.useOriginal || scop.statements.empty()) {
     result.schedule = buildOriginalSchedule(scop, deps);
     result.usedFallback = options.useOriginal;
-    result.fallbackReason = "the original schedule was requested";
+    result.fallback.why = ScheduleFallback::Why::Requested;
     return result;
   }
   std::optional<std::string> text = runScheduler(scop, deps, options);
   if (!text || text->empty() || (*text)[0] == '!') {
     result.usedFallback = true;
-    result.fallbackReason =
-        text ? (text->empty() ? "isl's scheduler failed" : text->substr(1))
-             : "isl's scheduler exceeded its time limit (" +
-                   std::to_string(options.timeLimitMs) + " ms)";
+    if (!text) {
+      result.fallback.why = ScheduleFallback::Why::SchedulerTimeLimit;
+      result.fallback.value = options.timeLimitMs;
+    } else {
+      result.fallback.why = ScheduleFallback::Why::SchedulerFailed;
+      if (!text->empty())
+        result.fallback.detail = text->substr(1);
+    }
     result.schedule = buildOriginalSchedule(scop, deps);
     return result;
   }
@@ -261,10 +301,8 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
   if (most > kMaxScheduleCoefficient) {
     result.schedule = buildOriginalSchedule(scop, deps);
     result.usedFallback = true;
-    result.fallbackReason =
-        "isl's schedule has a coefficient of " + std::to_string(most) +
-        " (more than " + std::to_string(kMaxScheduleCoefficient) +
-        "): its loops would enumerate mostly empty iterations";
+    result.fallback.why = ScheduleFallback::Why::LargeCoefficient;
+    result.fallback.value = most;
   }
   return result;
 }

@@ -42,10 +42,47 @@ struct SchedulingOptions {
   bool serializeSccs = false;
 };
 
+/// Why a scop keeps its original order, with what its words need;
+/// describe() words it (the report, the remarks, -v).
+struct ScheduleFallback {
+  enum class Why {
+    None,
+    /// The dependence analysis is incomplete; `detail` says why
+    /// (Dependences::incompleteReason).
+    NoDependences,
+    /// The original order on one thread was asked for
+    /// (SchedulingOptions::sequential).
+    Sequential,
+    /// The original schedule was asked for (SchedulingOptions::useOriginal).
+    Requested,
+    /// isl's scheduler failed; `detail`: its message, if it gave one.
+    SchedulerFailed,
+    /// isl's scheduler exceeded its time limit, `value` ms.
+    SchedulerTimeLimit,
+    /// isl's schedule has a coefficient of `value`, above
+    /// kMaxScheduleCoefficient.
+    LargeCoefficient,
+    /// The C target: isl's code for the parallel schedule failed its
+    /// check in every loop mode.
+    CCodeNotVerified,
+    /// isl's code for the parallel GPU mapping failed its check in every
+    /// loop mode.
+    GpuCodeNotVerified,
+    /// Generating code for the parallel GPU mapping exceeded its budget.
+    GpuCodeBudget,
+  };
+  Why why = Why::None;
+  std::string detail;
+  long value = 0;
+};
+
+/// `fallback` in words.
+std::string describe(const ScheduleFallback &fallback);
+
 struct ScheduleResult {
   isl::schedule schedule;
   bool usedFallback = false;
-  std::string fallbackReason;
+  ScheduleFallback fallback;
 };
 
 /// The largest absolute value of a coefficient (of an iterator or a

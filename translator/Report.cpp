@@ -166,7 +166,7 @@ private:
 
     json::Value fallback = nullptr;
     if (program.scheduleIsFallback)
-      fallback = program.fallbackReason;
+      fallback = polyhedral::describe(program.fallback);
     json::Array params;
     for (const std::string &p : scop.paramSourceNames)
       params.push_back(p);

@@ -119,7 +119,7 @@ void translateToC(ParsedInput &input, const TranslationOptions &options,
     program.scop = region.scop.get();
     program.schedule = scheduled.schedule;
     program.scheduleIsFallback = scheduled.usedFallback;
-    program.fallbackReason = scheduled.fallbackReason;
+    program.fallback = scheduled.fallback;
     if (options.dumpSchedule)
       std::cout << "// schedule of the scop at " << region.scop->loc.str()
                 << "\n" << scheduleYaml(scheduled.schedule) << "\n";
@@ -146,7 +146,7 @@ void translateToGpu(ParsedInput &input, const TranslationOptions &options,
     if (programs.back().scheduleIsFallback)
       llvm::errs() << region.scop->loc.str()
                    << ": remark: used the original loop order: "
-                   << programs.back().fallbackReason << "\n";
+                   << polyhedral::describe(programs.back().fallback) << "\n";
     if (options.dumpSchedule)
       std::cout << "// schedule of the scop at " << region.scop->loc.str()
                 << "\n" << scheduleYaml(programs.back().schedule) << "\n";

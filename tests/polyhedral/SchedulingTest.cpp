@@ -21,6 +21,7 @@ using polyhedral::buildOriginalSchedule;
 using polyhedral::computeDependences;
 using polyhedral::computeSchedule;
 using polyhedral::Dependences;
+using polyhedral::ScheduleFallback;
 using polyhedral::ScheduleResult;
 using polyhedral::SchedulingOptions;
 
@@ -78,7 +79,7 @@ TEST_F(SchedulingTest, GemmIAndJAreParallelAndKIsNot) {
   auto scop = gemmScop(ctx());
   Dependences deps = computeDependences(*scop);
   ScheduleResult result = computeSchedule(*scop, deps, SchedulingOptions());
-  EXPECT_FALSE(result.usedFallback) << result.fallbackReason;
+  EXPECT_FALSE(result.usedFallback) << describe(result.fallback);
   EXPECT_TRUE(respectsDependences(result.schedule, scop->domain(), deps.all()));
   expectCoincidenceIsSound(result.schedule, deps.all());
 
@@ -110,7 +111,7 @@ TEST_F(SchedulingTest, TimeLoopIsSequentialAndSpaceLoopIsParallel) {
   auto scop = jacobiScop(ctx());
   Dependences deps = computeDependences(*scop);
   ScheduleResult result = computeSchedule(*scop, deps, SchedulingOptions());
-  EXPECT_FALSE(result.usedFallback) << result.fallbackReason;
+  EXPECT_FALSE(result.usedFallback) << describe(result.fallback);
   EXPECT_TRUE(respectsDependences(result.schedule, scop->domain(), deps.all()));
   expectCoincidenceIsSound(result.schedule, deps.all());
 
@@ -211,14 +212,14 @@ TEST_F(SchedulingTest, TinyOperationLimitFallsBackToALegalSchedule) {
   options.maxOperations = 1;
   ScheduleResult result = computeSchedule(*scop, deps, options);
   EXPECT_TRUE(result.usedFallback);
-  EXPECT_FALSE(result.fallbackReason.empty());
+  EXPECT_EQ(result.fallback.why, ScheduleFallback::Why::SchedulerFailed);
   EXPECT_TRUE(respectsDependences(result.schedule, scop->domain(), deps.all()));
   expectCoincidenceIsSound(result.schedule, deps.all());
   EXPECT_ISL_EQ(buildOriginalSchedule(*scop, deps).get_map(),
                 result.schedule.get_map());
   // The limit is lifted afterwards: the next call schedules normally.
   ScheduleResult again = computeSchedule(*scop, deps, SchedulingOptions());
-  EXPECT_FALSE(again.usedFallback) << again.fallbackReason;
+  EXPECT_FALSE(again.usedFallback) << describe(again.fallback);
 }
 
 // The scheduler runs in a child process against a deadline; its schedule
@@ -232,7 +233,7 @@ TEST_F(SchedulingTest, DeadlineRunReturnsTheSameSchedule) {
     here.timeLimitMs = 0;
     ScheduleResult direct = computeSchedule(*scop, deps, here);
     ScheduleResult bounded = computeSchedule(*scop, deps, SchedulingOptions());
-    EXPECT_FALSE(bounded.usedFallback) << bounded.fallbackReason;
+    EXPECT_FALSE(bounded.usedFallback) << describe(bounded.fallback);
     EXPECT_ISL_EQ(direct.schedule.get_map(), bounded.schedule.get_map());
     EXPECT_EQ(describe(bandsOf(direct.schedule)),
               describe(bandsOf(bounded.schedule)));
