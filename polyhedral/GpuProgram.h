@@ -680,9 +680,11 @@ struct GpuProgram {
   Dependences deps;
   /// The schedule tree, with each kernel's subtree below its mark.
   isl::schedule schedule;
-  bool scheduleIsFallback = false;
-  /// Why, where scheduleIsFallback.
+  /// Why the schedule is the original order (Why::None: it is not).
   ScheduleFallback fallback;
+  bool scheduleIsFallback() const {
+    return fallback.why != ScheduleFallback::Why::None;
+  }
   CodeNames names;
   /// The isl context that some kernel ASTs were built in, on a second thread
   /// (null when none were); declared before `kernels` so that it outlives

@@ -103,7 +103,7 @@ ScheduleResult runSchedulePipeline(const Scop &scop, DependenceCache &cache,
     result = computeSchedule(scop, deps, options.scheduling);
   });
   dump(options, "schedule", [&] { return toString(result.schedule); });
-  if (result.usedFallback && deps.complete)
+  if (result.usedFallback() && deps.complete)
     noteFallback(options, scop.loc, "schedule", describe(result.fallback));
   return result;
 }
@@ -127,7 +127,6 @@ CProgram runCPipeline(const Scop &scop, PreparedScop &prepared,
   PipelineOptions sequential = options;
   sequential.scheduling.sequential = true;
   program.scheduled = runSchedulePipeline(scop, prepared, deps, sequential);
-  program.scheduled.usedFallback = true;
   program.scheduled.fallback.why = ScheduleFallback::Why::CCodeNotVerified;
   program.ast = generateCAst(scop, program.scheduled.schedule, deps, prefix);
   return program;
@@ -220,7 +219,6 @@ GpuProgram runGpuPipelineOnce(const Scop &scop, DependenceCache &cache,
   ScheduleResult scheduled =
       runSchedulePipeline(scop, cache, program.deps, options);
   program.schedule = scheduled.schedule;
-  program.scheduleIsFallback = scheduled.usedFallback || rung.because;
   program.fallback = rung.because.value_or(scheduled.fallback);
   runStage("mapping", scop.loc, options, [&] {
     // Register tiles hold their points' accumulators in registers.

@@ -233,7 +233,7 @@ std::string describe(const ScheduleFallback &fallback) {
   case Why::NoDependences:
     return fallback.detail + oneThread;
   case Why::Sequential:
-    return "dependence analysis exceeded its budget" + oneThread;
+    return "the original order on one thread was requested";
   case Why::Requested:
     return "the original schedule was requested";
   case Why::SchedulerFailed:
@@ -268,7 +268,6 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
     result.schedule = buildOriginalSchedule(scop, deps);
     isl::schedule_node root = result.schedule.get_root();
     result.schedule = clearCoincidence(root).get_schedule();
-    result.usedFallback = true;
     result.fallback.why = options.sequential
                               ? ScheduleFallback::Why::Sequential
                               : ScheduleFallback::Why::NoDependences;
@@ -278,13 +277,12 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
   }
   if (options.useOriginal || scop.statements.empty()) {
     result.schedule = buildOriginalSchedule(scop, deps);
-    result.usedFallback = options.useOriginal;
-    result.fallback.why = ScheduleFallback::Why::Requested;
+    if (options.useOriginal)
+      result.fallback.why = ScheduleFallback::Why::Requested;
     return result;
   }
   std::optional<std::string> text = runScheduler(scop, deps, options);
   if (!text || text->empty() || (*text)[0] == '!') {
-    result.usedFallback = true;
     if (!text) {
       result.fallback.why = ScheduleFallback::Why::SchedulerTimeLimit;
       result.fallback.value = options.timeLimitMs;
@@ -300,7 +298,6 @@ ScheduleResult computeSchedule(const Scop &scop, const Dependences &deps,
   long most = maxScheduleCoefficient(result.schedule);
   if (most > kMaxScheduleCoefficient) {
     result.schedule = buildOriginalSchedule(scop, deps);
-    result.usedFallback = true;
     result.fallback.why = ScheduleFallback::Why::LargeCoefficient;
     result.fallback.value = most;
   }

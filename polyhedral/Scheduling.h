@@ -6,7 +6,7 @@
 // dependence is carried; every dependence is respected.
 // The scheduler's work is bounded; when it gives up, a simpler legal schedule
 // (the original loop structure, with parallel loops detected) is returned and
-// `usedFallback` says so.
+// `fallback` says why.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POLYCUDA_POLYHEDRAL_SCHEDULING_H
@@ -81,8 +81,11 @@ std::string describe(const ScheduleFallback &fallback);
 
 struct ScheduleResult {
   isl::schedule schedule;
-  bool usedFallback = false;
   ScheduleFallback fallback;
+  /// Whether the schedule is a fallback (the original order).
+  bool usedFallback() const {
+    return fallback.why != ScheduleFallback::Why::None;
+  }
 };
 
 /// The largest absolute value of a coefficient (of an iterator or a

@@ -165,7 +165,7 @@ private:
     json::Array persistent = persistentJson(program, facts);
 
     json::Value fallback = nullptr;
-    if (program.scheduleIsFallback)
+    if (program.scheduleIsFallback())
       fallback = polyhedral::describe(program.fallback);
     json::Array params;
     for (const std::string &p : scop.paramSourceNames)

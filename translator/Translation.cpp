@@ -118,7 +118,6 @@ void translateToC(ParsedInput &input, const TranslationOptions &options,
     const polyhedral::ScheduleResult &scheduled = c.scheduled;
     program.scop = region.scop.get();
     program.schedule = scheduled.schedule;
-    program.scheduleIsFallback = scheduled.usedFallback;
     program.fallback = scheduled.fallback;
     if (options.dumpSchedule)
       std::cout << "// schedule of the scop at " << region.scop->loc.str()
@@ -143,7 +142,7 @@ void translateToGpu(ParsedInput &input, const TranslationOptions &options,
     programs.push_back(polyhedral::runGpuPipeline(
         *region.scop, result.regions[i].prepared, pipeline,
         chooseNames(region.usedNames)));
-    if (programs.back().scheduleIsFallback)
+    if (programs.back().scheduleIsFallback())
       llvm::errs() << region.scop->loc.str()
                    << ": remark: used the original loop order: "
                    << polyhedral::describe(programs.back().fallback) << "\n";

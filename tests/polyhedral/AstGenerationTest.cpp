@@ -383,7 +383,7 @@ isl::ast_node cAst(const polyhedral::Scop &scop) {
   polyhedral::Dependences deps;
   polyhedral::ScheduleResult result =
       polyhedral::runSchedulePipeline(scop, deps, PipelineOptions());
-  EXPECT_FALSE(result.usedFallback) << describe(result.fallback);
+  EXPECT_FALSE(result.usedFallback()) << describe(result.fallback);
   return polyhedral::generateCAst(scop, result.schedule, deps, "c");
 }
 

@@ -80,7 +80,7 @@ TEST_F(GpuMappingTest, GemmIsOneKernelWithTwoMappedMembers) {
   EXPECT_ISL_EQ(scop->domain(), kernel.instances);
   EXPECT_EQ((std::vector<unsigned>{0, 1, 2}), kernel.arrays);
   EXPECT_EQ((std::vector<std::string>{"S0"}), kernel.statements);
-  EXPECT_FALSE(program.scheduleIsFallback);
+  EXPECT_FALSE(program.scheduleIsFallback());
   ASSERT_FALSE(program.host.is_null());
   // Launches are user nodes named after the kernel's mark.
   EXPECT_EQ("S0", kernel.name);

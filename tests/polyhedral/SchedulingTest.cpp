@@ -79,7 +79,7 @@ TEST_F(SchedulingTest, GemmIAndJAreParallelAndKIsNot) {
   auto scop = gemmScop(ctx());
   Dependences deps = computeDependences(*scop);
   ScheduleResult result = computeSchedule(*scop, deps, SchedulingOptions());
-  EXPECT_FALSE(result.usedFallback) << describe(result.fallback);
+  EXPECT_FALSE(result.usedFallback()) << describe(result.fallback);
   EXPECT_TRUE(respectsDependences(result.schedule, scop->domain(), deps.all()));
   expectCoincidenceIsSound(result.schedule, deps.all());
 
@@ -111,7 +111,7 @@ TEST_F(SchedulingTest, TimeLoopIsSequentialAndSpaceLoopIsParallel) {
   auto scop = jacobiScop(ctx());
   Dependences deps = computeDependences(*scop);
   ScheduleResult result = computeSchedule(*scop, deps, SchedulingOptions());
-  EXPECT_FALSE(result.usedFallback) << describe(result.fallback);
+  EXPECT_FALSE(result.usedFallback()) << describe(result.fallback);
   EXPECT_TRUE(respectsDependences(result.schedule, scop->domain(), deps.all()));
   expectCoincidenceIsSound(result.schedule, deps.all());
 
@@ -200,9 +200,27 @@ TEST_F(SchedulingTest, UseOriginalOptionReturnsTheOriginalSchedule) {
   SchedulingOptions options;
   options.useOriginal = true;
   ScheduleResult result = computeSchedule(*scop, deps, options);
-  EXPECT_TRUE(result.usedFallback);
+  EXPECT_TRUE(result.usedFallback());
+  EXPECT_EQ(result.fallback.why, ScheduleFallback::Why::Requested);
   EXPECT_ISL_EQ(buildOriginalSchedule(*scop, deps).get_map(),
                 result.schedule.get_map());
+}
+
+// The fallback record alone says whether the schedule is a fallback, and
+// each reason is worded for itself.
+TEST_F(SchedulingTest, FallbackRecordSaysWhetherAndWhy) {
+  auto scop = gemmScop(ctx());
+  Dependences deps = computeDependences(*scop);
+  SchedulingOptions options;
+  options.sequential = true;
+  ScheduleResult result = computeSchedule(*scop, deps, options);
+  EXPECT_TRUE(result.usedFallback());
+  EXPECT_EQ(result.fallback.why, ScheduleFallback::Why::Sequential);
+  EXPECT_EQ(describe(result.fallback).find("budget"), std::string::npos)
+      << describe(result.fallback);
+  ScheduleResult parallel = computeSchedule(*scop, deps, SchedulingOptions());
+  EXPECT_FALSE(parallel.usedFallback()) << describe(parallel.fallback);
+  EXPECT_EQ(describe(parallel.fallback), "");
 }
 
 TEST_F(SchedulingTest, TinyOperationLimitFallsBackToALegalSchedule) {
@@ -211,7 +229,7 @@ TEST_F(SchedulingTest, TinyOperationLimitFallsBackToALegalSchedule) {
   SchedulingOptions options;
   options.maxOperations = 1;
   ScheduleResult result = computeSchedule(*scop, deps, options);
-  EXPECT_TRUE(result.usedFallback);
+  EXPECT_TRUE(result.usedFallback());
   EXPECT_EQ(result.fallback.why, ScheduleFallback::Why::SchedulerFailed);
   EXPECT_TRUE(respectsDependences(result.schedule, scop->domain(), deps.all()));
   expectCoincidenceIsSound(result.schedule, deps.all());
@@ -219,7 +237,7 @@ TEST_F(SchedulingTest, TinyOperationLimitFallsBackToALegalSchedule) {
                 result.schedule.get_map());
   // The limit is lifted afterwards: the next call schedules normally.
   ScheduleResult again = computeSchedule(*scop, deps, SchedulingOptions());
-  EXPECT_FALSE(again.usedFallback) << describe(again.fallback);
+  EXPECT_FALSE(again.usedFallback()) << describe(again.fallback);
 }
 
 // The scheduler runs in a child process against a deadline; its schedule
@@ -233,7 +251,7 @@ TEST_F(SchedulingTest, DeadlineRunReturnsTheSameSchedule) {
     here.timeLimitMs = 0;
     ScheduleResult direct = computeSchedule(*scop, deps, here);
     ScheduleResult bounded = computeSchedule(*scop, deps, SchedulingOptions());
-    EXPECT_FALSE(bounded.usedFallback) << describe(bounded.fallback);
+    EXPECT_FALSE(bounded.usedFallback()) << describe(bounded.fallback);
     EXPECT_ISL_EQ(direct.schedule.get_map(), bounded.schedule.get_map());
     EXPECT_EQ(describe(bandsOf(direct.schedule)),
               describe(bandsOf(bounded.schedule)));
