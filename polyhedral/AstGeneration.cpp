@@ -39,14 +39,14 @@ isl::ast_node keepMark(const isl::id &, const isl::ast_node &,
 isl::pw_aff gridExtent(const Kernel &kernel, unsigned d,
                        const isl::union_map &hostSchedule) {
   isl::union_map relation =
-      hostSchedule.reverse().apply_range(kernel.memberSchedules[d]);
+      hostSchedule.reverse().apply_range(kernel.mapping->memberSchedules[d]);
   isl::map range = relation.as_map();
   if (kernel.isLane(d)) // one block along a reduction's lanes
     return constantOn(range.get_space().domain(), 1);
-  isl::val size(range.ctx(), kernel.tileSize(d));
+  isl::val size(range.ctx(), kernel.mapping->tileSize(d));
   isl::pw_aff lowest =
-      kernel.globalOffset[d]
-          ? liftToSpace(kernel.offsets[d], range.get_space().domain())
+      kernel.mapping->globalOffset[d]
+          ? liftToSpace(kernel.mapping->offsets[d], range.get_space().domain())
           : range.lexmin_pw_multi_aff().at(0).scale_down(size).floor();
   isl::pw_aff highest =
       range.lexmax_pw_multi_aff().at(0).scale_down(size).floor();
@@ -74,24 +74,24 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
     isl::map toPrefix = withoutTupleIds(launches.reverse().as_map());
     isl::pw_multi_aff prefix = toPrefix.as_pw_multi_aff();
     std::vector<isl::ast_expr> args;
-    for (unsigned d = 0; d < kernel.numMapped; ++d) {
+    for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
       isl::pw_aff first = kernel.steps.firstTile[d];
       isl::pw_aff extent = kernel.steps.lastTile[d].sub(first).add(
           constantOn(first.get_space().domain(), 1));
       args.push_back(build.expr_from(extent.pullback(prefix)));
     }
-    for (unsigned i = 0; i < kernel.hostDepth; ++i)
+    for (unsigned i = 0; i < kernel.mapping->hostDepth; ++i)
       args.push_back(build.expr_from(prefix.at(i)));
     args.push_back(build.expr_from(launches.range().as_set()));
     return makeCallNode(kernel.mark, args);
   }
   std::vector<isl::pw_aff> extents;
   {
-    for (unsigned d = 0; d < kernel.numMapped; ++d)
+    for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
       extents.push_back(gridExtent(kernel, d, hostSchedule));
   }
   // Column order: the grid runs through columns (see ThreadOrder.h).
-  if (kernel.order.column)
+  if (kernel.mapping->order.column)
     extents = columnGrid(kernel, extents);
   std::vector<isl::ast_expr> args;
   for (const isl::pw_aff &extent : extents)
@@ -100,13 +100,13 @@ isl::ast_node makeLaunch(const GpuProgram &program, const isl::id &mark,
   // isl's AST generator may shift or drop host loop dimensions (strides,
   // single values), so these values are expressed in terms of the loops it
   // actually generated rather than assumed to be its iterators.
-  if (kernel.hostDepth > 0) {
+  if (kernel.mapping->hostDepth > 0) {
     isl::map toPrefix =
         hostSchedule.reverse().apply_range(kernel.hostSchedule).as_map();
     POLYCUDA_CHECK(toPrefix.is_single_valued())
         << "host iteration does not determine the prefix of " << name;
     isl::pw_multi_aff prefix = toPrefix.as_pw_multi_aff();
-    for (unsigned i = 0; i < kernel.hostDepth; ++i)
+    for (unsigned i = 0; i < kernel.mapping->hostDepth; ++i)
       args.push_back(build.expr_from(prefix.at(i)));
   }
   // The launch condition: the host points at which the kernel has
@@ -127,10 +127,10 @@ void kernelTrees(const GpuProgram &program, const isl::schedule_node &node,
     if (const Kernel *kernel = program.kernelOf(markId(node))) {
       isl::schedule_node top = node.child(0);
       // The kernel runs one block: its band of blocks in linear order
-      // (Kernel::tiles) gives the same code as the column order's.
-      if (kernel->order.column) {
+      // (KernelMapping::tiles) gives the same code as the column order's.
+      if (kernel->mapping->order.column) {
         isl::schedule_node band = deleteNode(top.child(0));
-        band = band.insert_partial_schedule(kernel->tiles);
+        band = band.insert_partial_schedule(kernel->mapping->tiles);
         top = band.parent();
       }
       trees[kernel->id] = subtreeAsSchedule(top, kernel->domain);
@@ -150,7 +150,7 @@ isl::schedule_node withoutThreadMapping(const GpuProgram &program,
                                         isl::schedule_node node) {
   if (node.isa<isl::schedule_node_mark>()) {
     if (const Kernel *kernel = program.kernelOf(markId(node))) {
-      if (kernel->numMapped == 0)
+      if (kernel->mapping->numMapped == 0)
         return node;
       node = node.child(0);
       if (kernel->stepped())
@@ -397,11 +397,12 @@ LeafInstancesFn launchLeaves(const GpuProgram &program) {
     }
     if (!kernel)
       throw std::runtime_error("AST verifier: unknown launch " + name);
-    unsigned first = 1 + kernel->numMapped;
+    unsigned first = 1 + kernel->mapping->numMapped;
     std::vector<isl::ast_expr> prefix;
-    for (unsigned i = 0; i < kernel->hostDepth; ++i)
+    for (unsigned i = 0; i < kernel->mapping->hostDepth; ++i)
       prefix.push_back(call.arg(first + i));
-    isl::set active = reader.condition(call.arg(first + kernel->hostDepth));
+    isl::set active =
+        reader.condition(call.arg(first + kernel->mapping->hostDepth));
     isl::map toPrefix = instanceMap(reader, "", prefix).intersect_domain(active);
     return isl::union_map(toPrefix)
         .apply_range(kernel->hostSchedule.reverse())
@@ -494,11 +495,11 @@ KernelCheck kernelCheck(const GpuProgram &program, const Kernel &kernel,
     check.domain = kernel.steps.launched;
     check.deps = order.intersect_domain(check.domain)
                      .intersect_range(check.domain);
-    isl::union_map thread = kernel.memberSchedules[0];
-    thread = flatRangeProduct(thread, kernel.memberSchedules[1]);
+    isl::union_map thread = kernel.mapping->memberSchedules[0];
+    thread = flatRangeProduct(thread, kernel.mapping->memberSchedules[1]);
     check.deps = check.deps.intersect(thread.apply_range(thread.reverse()));
   }
-  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
     check.threadParams.push_back(program.names.blockId + std::to_string(d));
     check.threadParams.push_back(program.names.threadId + std::to_string(d));
   }
@@ -523,13 +524,12 @@ public:
       : kernels(kernels), asts(kernels.size()) {
     for (Kernel *kernel : kernels) {
       KernelCheck check = kernelCheck(program, *kernel, order);
-      jobs.push_back({toString(trees[kernel->id]),
-                      kernel->deviceTree.is_null()
-                          ? std::string()
-                          : toString(kernel->deviceTree),
-                      toString(kernel->context), kernel->numMapped, false,
-                      toString(check.domain), toString(check.deps),
-                      check.threadParams});
+      jobs.push_back(
+          {toString(trees[kernel->id]),
+           kernel->deviceTree.is_null() ? std::string()
+                                        : toString(kernel->deviceTree),
+           toString(kernel->context), kernel->mapping->numMapped, false,
+           toString(check.domain), toString(check.deps), check.threadParams});
     }
     if (jobs.empty())
       return;
@@ -603,10 +603,10 @@ private:
 };
 
 /// Column order: the prologue expressions of the kernel's block indices
-/// from its grid position (Kernel::blockOfGrid), where g >= 0.
+/// from its grid position (KernelMapping::blockOfGrid), where g >= 0.
 void blockExpressions(Kernel &kernel) {
   kernel.blockExprs.clear();
-  for (const isl::pw_aff &block : kernel.blockOfGrid)
+  for (const isl::pw_aff &block : kernel.mapping->blockOfGrid)
     kernel.blockExprs.push_back(buildExprFromParams(
         coalesced(block.domain().params()), block));
 }
@@ -629,10 +629,10 @@ void generateGpuAsts(GpuProgram &program) {
                          maxOperations(program.scop->ctx), order);
   for (Kernel *kernel : here) {
     bool dropped = false;
-    kernel->ast = buildKernelAst(kernel->context, kernel->deviceTree,
-                                 trees[kernel->id], prefix, kernel->numMapped,
-                                 kernelCheck(program, *kernel, order),
-                                 dropped);
+    kernel->ast =
+        buildKernelAst(kernel->context, kernel->deviceTree, trees[kernel->id],
+                       prefix, kernel->mapping->numMapped,
+                       kernelCheck(program, *kernel, order), dropped);
     if (dropped)
       dropPromotions(*kernel);
   }

@@ -274,7 +274,7 @@ private:
       if (const Kernel *found = program.kernelOf(mark)) {
         kernel = found->id;
         kernelTop = true;
-        inTiles = found->numMapped > 0;
+        inTiles = found->mapping->numMapped > 0;
       } else if (isMark(node, MarkKind::Thread)) {
         inTiles = false;
       }
@@ -308,9 +308,9 @@ private:
             {s, memberText(scop.statements[s], upa)});
       if (!member.coincident)
         member.carried = carriedBy(band, k);
-      if (mapped && k < mapped->numMapped) {
-        member.hardwareDim = mapped->hardwareDim[k];
-        member.blockSize = mapped->blockSize[k];
+      if (mapped && k < mapped->mapping->numMapped) {
+        member.hardwareDim = mapped->mapping->hardwareDim[k];
+        member.blockSize = mapped->mapping->blockSize[k];
       }
       fact.members.push_back(member);
     }
@@ -324,11 +324,11 @@ private:
     for (const ReferenceAccess &access : kernel.accesses) {
       if (access.statement != s || access.access != ref.access)
         continue;
-      for (unsigned d = 0; d < kernel.numMapped; ++d) {
+      for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
         const MemberAccess &member = access.members[d];
         if (member.pattern == AccessPattern::Broadcast)
-          ref.reusedAlong.push_back(kernel.hardwareDim[d]);
-        if (kernel.hardwareDim[d] != 0)
+          ref.reusedAlong.push_back(kernel.mapping->hardwareDim[d]);
+        if (kernel.mapping->hardwareDim[d] != 0)
           continue;
         ref.pattern = member.pattern;
         ref.stride = member.stride;
@@ -362,19 +362,19 @@ private:
     KernelFact fact;
     fact.id = kernel.id;
     fact.name = kernel.name;
-    fact.hostDepth = kernel.hostDepth;
-    fact.numMapped = kernel.numMapped;
-    fact.blockSize = kernel.blockSize;
-    fact.hardwareDim = kernel.hardwareDim;
-    fact.registerTile = kernel.registerTile;
+    fact.hostDepth = kernel.mapping->hostDepth;
+    fact.numMapped = kernel.mapping->numMapped;
+    fact.blockSize = kernel.mapping->blockSize;
+    fact.hardwareDim = kernel.mapping->hardwareDim;
+    fact.registerTile = kernel.mapping->registerTile;
     fact.registerTileDecision = kernel.registerTileDecision;
     fact.wavefrontSteps = kernel.steps.size;
     fact.wavefront = kernel.steps.text;
     fact.wavefrontMembers = kernel.steps.members;
     fact.wavefrontTile = kernel.steps.block;
     fact.registerTileConsidered = kernel.registerTileConsidered;
-    fact.sizing = kernel.sizing;
-    fact.order = kernel.order;
+    fact.sizing = kernel.mapping->sizing;
+    fact.order = kernel.mapping->order;
     for (const std::string &name : kernel.statements)
       fact.statements.push_back(statementIndex(scop, name));
     fact.extent = memberExtents(kernel);
@@ -389,7 +389,7 @@ private:
     for (unsigned s : fact.statements)
       describeReferences(kernel, s, registers, fact.references);
     estimateGlobalBytes(kernel, registers, fact);
-    if (kernel.numMapped == 0)
+    if (kernel.mapping->numMapped == 0)
       for (const BandFact &band : out.bands)
         if (band.kernel == kernel.id)
           for (const MemberFact &member : band.members)
@@ -403,9 +403,10 @@ private:
   /// min + 1) over the kernel's instances, or null if it has none.
   std::vector<isl::pw_aff> memberExtents(const Kernel &kernel) const {
     std::vector<isl::pw_aff> extents;
-    for (unsigned d = 0; d < kernel.numMapped; ++d) {
-      isl::union_set values =
-          kernel.memberSchedules[d].intersect_domain(kernel.domain).range();
+    for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
+      isl::union_set values = kernel.mapping->memberSchedules[d]
+                                  .intersect_domain(kernel.domain)
+                                  .range();
       isl::set set = setsOf(values).empty() ? isl::set() : setsOf(values)[0];
       for (const isl::set &other : setsOf(values))
         set = set.unite(other);

@@ -108,7 +108,7 @@ struct KernelFact {
   unsigned numMapped = 0;
   std::vector<unsigned> blockSize;   ///< per mapped member
   std::vector<unsigned> hardwareDim; ///< per mapped member
-  /// Points per thread per mapped member and why (Kernel::registerTile).
+  /// Points per thread per mapped member and why (KernelMapping::registerTile).
   std::vector<unsigned> registerTile;
   RegisterTileDecision registerTileDecision;
   /// A tiled wavefront's steps (Kernel::Steps; size 0: none).
@@ -116,9 +116,9 @@ struct KernelFact {
   std::string wavefront, wavefrontMembers;
   std::vector<unsigned> wavefrontTile;
   bool registerTileConsidered = false;
-  /// How the block size was chosen and why (Kernel::sizing).
+  /// How the block size was chosen and why (KernelMapping::sizing).
   BlockSizing sizing;
-  /// The order of the blocks and why (Kernel::order).
+  /// The order of the blocks and why (KernelMapping::order).
   ThreadOrder order;
   /// Per mapped member: number of schedule values (a function of the
   /// parameters and host iterators), and the grid extent in blocks.

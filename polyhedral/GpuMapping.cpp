@@ -141,10 +141,13 @@ void Mapper::recordStatements(Kernel &kernel, const isl::union_set &instances) {
 Kernel &Mapper::addKernel(const isl::union_set &instances, unsigned mapped) {
   Kernel &kernel = program.kernels.emplace_back();
   kernel.id = program.kernels.size() - 1;
-  kernel.numMapped = mapped;
+  auto mapping = std::make_shared<KernelMapping>();
+  mappings[kernel.id] = mapping;
+  kernel.mapping = mapping;
+  mapping->numMapped = mapped;
   recordStatements(kernel, instances);
   kernel.name = uniqueName(kernel.statements);
-  kernel.mark = isl::id(scop.ctx, kernel.name, KernelMark{kernel.id});
+  kernel.mark = isl::id(scop.ctx, kernel.name, KernelMark{kernel.id, mapping});
   kernel.launchGroup = isl::id(scop.ctx, kLaunchGroupPrefix + kernel.name,
                                LaunchGroup{kernel.id});
   return kernel;
@@ -159,9 +162,9 @@ isl::schedule_node Mapper::markKernel(isl::schedule_node node,
 
   isl::union_map prefix =
       node.get_prefix_schedule_union_map().intersect_domain(instances);
-  kernel.hostDepth = scheduleDepth(node);
+  mappingOf(kernel).hostDepth = scheduleDepth(node);
   std::vector<std::string> hostNames =
-      numberedNames(program.names.hostIterator, kernel.hostDepth);
+      numberedNames(program.names.hostIterator, kernel.mapping->hostDepth);
   // Instances with the host iterators as parameters.
   isl::union_set domain = isl::union_set::empty(scop.ctx);
   for (const isl::map &map : mapsOf(prefix))
@@ -170,12 +173,13 @@ isl::schedule_node Mapper::markKernel(isl::schedule_node node,
   kernel.domain = domain;
   kernel.instances = instances;
   kernel.hostSchedule = prefix;
-  kernel.localSchedule = subtreeSchedule(node).intersect_domain(instances);
+  mappingOf(kernel).localSchedule =
+      subtreeSchedule(node).intersect_domain(instances);
   kernel.context = coalesced(scop.context.intersect(paramsOf(domain)));
   if (std::optional<BlockReduction> reduction =
           findReduction(kernel, node, mapped)) {
     kernel.reduction = std::move(*reduction);
-    kernel.numMapped = ++mapped;
+    mappingOf(kernel).numMapped = ++mapped;
   }
   if (mapped > 0)
     node = mapBand(kernel, node);
@@ -185,17 +189,18 @@ isl::schedule_node Mapper::markKernel(isl::schedule_node node,
 isl::union_pw_aff_list
 Mapper::blockBand(Kernel &kernel, const isl::union_pw_aff_list &tiles,
                   const std::vector<isl::union_pw_aff> &relative) {
-  if (!kernel.order.column)
+  if (!kernel.mapping->order.column)
     return tiles;
   isl::union_pw_aff z;
-  if (kernel.numMapped == 3)
+  if (kernel.mapping->numMapped == 3)
     z = relative[memberOnHardware(kernel, 2)];
   std::vector<std::string> grid =
-      numberedNames(program.names.gridId, kernel.numMapped);
-  kernel.blockOfGrid = blocksOfGrid(kernel, grid);
+      numberedNames(program.names.gridId, kernel.mapping->numMapped);
+  mappingOf(kernel).blockOfGrid = blocksOfGrid(kernel, grid);
   return columnBand(relative[memberOnHardware(kernel, 0)],
                     relative[memberOnHardware(kernel, 1)], z,
-                    kernel.order.widthBlocks, kernel.order.zigzag);
+                    kernel.mapping->order.widthBlocks,
+                    kernel.mapping->order.zigzag);
 }
 
 isl::schedule_node Mapper::mapBand(Kernel &kernel, isl::schedule_node band) {
@@ -203,9 +208,9 @@ isl::schedule_node Mapper::mapBand(Kernel &kernel, isl::schedule_node band) {
   isl::multi_union_pw_aff partial =
       band.as<isl::schedule_node_band>().get_partial_schedule();
   isl::multi_union_pw_aff host = band.get_prefix_schedule_multi_union_pw_aff();
-  BandBinding binding(kernel.instances, scop.ctx, kernel.numMapped);
+  BandBinding binding(kernel.instances, scop.ctx, kernel.mapping->numMapped);
   std::string ids, bounds;
-  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
     std::string b = program.names.blockId + std::to_string(d);
     std::string t = program.names.threadId + std::to_string(d);
     isl::union_pw_aff s = partial.at(d).intersect_domain(kernel.instances);
@@ -215,7 +220,7 @@ isl::schedule_node Mapper::mapBand(Kernel &kernel, isl::schedule_node band) {
       bindMember(kernel, d, s, host, b, t, binding);
     ids += (d ? ", " : "") + b + ", " + t;
     bounds += (d ? " and " : "") + b + " >= 0 and 0 <= " + t + " < " +
-              std::to_string(kernel.blockSize[d]);
+              std::to_string(kernel.mapping->blockSize[d]);
   }
   if (kernel.stepped())
     bindSteps(kernel, binding);
@@ -225,13 +230,14 @@ isl::schedule_node Mapper::mapBand(Kernel &kernel, isl::schedule_node band) {
           .insert_mark(gpuMark(scop.ctx, MarkKind::Shared));
   isl::space space = partial.get_space();
   unsigned members = setDims(space);
-  space = dropSetDims(space, kernel.numMapped, members - kernel.numMapped);
-  kernel.tiles = isl::multi_union_pw_aff(space, binding.tiles);
+  space = dropSetDims(space, kernel.mapping->numMapped,
+                      members - kernel.mapping->numMapped);
+  mappingOf(kernel).tiles = isl::multi_union_pw_aff(space, binding.tiles);
   isl::multi_union_pw_aff tileSchedule(
       space, blockBand(kernel, binding.tiles, binding.relative));
   node = node.insert_partial_schedule(tileSchedule);
   node = node.as<isl::schedule_node_band>().set_permutable(1);
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
     node = setCoincident(node, d, true);
   isl::set context(scop.ctx, "[" + ids + "] -> { : " + bounds + " }");
   kernel.context = coalesced(kernel.context.intersect(context));
@@ -248,14 +254,15 @@ void Mapper::bindSteppedMember(const Kernel &kernel, unsigned d,
                                const isl::multi_union_pw_aff &host,
                                const std::string &b, const std::string &t,
                                BandBinding &binding) const {
-  long size = kernel.blockSize[d];
+  long size = kernel.mapping->blockSize[d];
   // A tiled wavefront: block b runs tile first + b of the member,
   // thread t its point T (first + b) + t, and the band's tile is
   // first + b too (the member's floor on the block's instances), all
   // without floors: isl's code for the kernel costs far more with
   // the floors of the tile wavefront (see tileWavefrontBounds).
   isl::union_pw_aff first =
-      applyToSchedule(host, liftToSpace(kernel.offsets[d], host.get_space()))
+      applyToSchedule(host,
+                      liftToSpace(kernel.mapping->offsets[d], host.get_space()))
           .add(paramOnDomain(kernel.instances, b));
   isl::union_pw_aff within = s.sub(scaled(first, size));
   binding.blocks =
@@ -274,13 +281,13 @@ void Mapper::bindMember(const Kernel &kernel, unsigned d,
                         const isl::multi_union_pw_aff &host,
                         const std::string &b, const std::string &t,
                         BandBinding &binding) const {
-  long size = kernel.blockSize[d];
+  long size = kernel.mapping->blockSize[d];
   // A thread runs the points t, t + T, ... of a tile of
   // `registerTile` blocks (s mod T = t), or with blocked points the
   // points tR, ..., tR + R - 1 (floor(s / R) mod T = t).
-  isl::union_pw_aff tile = floorDiv(s, kernel.tileSize(d));
+  isl::union_pw_aff tile = floorDiv(s, kernel.mapping->tileSize(d));
   isl::union_pw_aff run =
-      kernel.blockedPoints ? floorDiv(s, kernel.registerTile[d]) : s;
+      kernel.blockedPoints ? floorDiv(s, kernel.mapping->registerTile[d]) : s;
   isl::union_set thread = zeroSet(run.sub(scaled(floorDiv(run, size), size))
                                       .sub(paramOnDomain(kernel.instances, t)));
   binding.threads = binding.threads.intersect(thread);
@@ -295,8 +302,8 @@ void Mapper::bindMember(const Kernel &kernel, unsigned d,
         zeroSet(zero.sub(paramOnDomain(kernel.instances, b))));
     return;
   }
-  isl::pw_aff offset = kernel.offsets[d];
-  if (kernel.globalOffset[d])
+  isl::pw_aff offset = kernel.mapping->offsets[d];
+  if (kernel.mapping->globalOffset[d])
     offset = liftToSpace(offset, host.get_space());
   isl::union_pw_aff first = applyToSchedule(host, offset);
   binding.relative.push_back(tile.sub(first));

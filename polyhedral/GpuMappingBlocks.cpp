@@ -111,31 +111,32 @@ BlockSizing Mapper::sizeToDevice(const Kernel &kernel, unsigned mapped,
   isl::union_set inBounds = instancesInBounds(scop, kernel.instances);
   std::vector<std::optional<long>> bounds(mapped);
   for (unsigned d = 0; d < mapped; ++d)
-    bounds[kernel.hardwareDim[d]] =
-        boundExtent(inBounds, kernel.hostSchedule, kernel.memberSchedules[d]);
+    bounds[kernel.mapping->hardwareDim[d]] = boundExtent(
+        inBounds, kernel.hostSchedule, kernel.mapping->memberSchedules[d]);
   if (mapped > 1 && bounds[1])
     bounds[1] = (*bounds[1] + pointsY - 1) / pointsY;
   return fitBlockToDevice(sizes, bounds, options.device);
 }
 
 void Mapper::chooseMapping(Kernel &kernel, const isl::schedule_node &band) {
-  unsigned mapped = kernel.numMapped;
+  unsigned mapped = kernel.mapping->numMapped;
   isl::multi_union_pw_aff partial =
       band.as<isl::schedule_node_band>().get_partial_schedule();
   for (unsigned d = 0; d < mapped; ++d)
-    kernel.memberSchedules.push_back(
+    mappingOf(kernel).memberSchedules.push_back(
         memberMap(partial.at(d), kernel.instances));
-  kernel.accesses =
-      analyzeAccesses(scop, kernel.localSchedule, kernel.hostSchedule, mapped);
+  kernel.accesses = analyzeAccesses(scop, kernel.mapping->localSchedule,
+                                    kernel.hostSchedule, mapped);
   // Where promoteToShared will stage uncoalesced reads: per tile of the
   // band's next member, or once per block in a band without one; never
   // in a reduction kernel (its shared memory holds the partial results).
   bool loopToTile = band.as<isl::schedule_node_band>().n_member() > mapped;
   bool staged = !kernel.reduction &&
                 stagesUncoalesced(options.stageUncoalesced, loopToTile);
-  kernel.hardwareDim = hardwareOrder(scop, kernel.accesses, mapped, staged);
+  mappingOf(kernel).hardwareDim =
+      hardwareOrder(scop, kernel.accesses, mapped, staged);
   bool transposition = staged && mapped == 2 &&
-                       kernel.hardwareDim[mapped - 1] != 0 &&
+                       kernel.mapping->hardwareDim[mapped - 1] != 0 &&
                        readsUncoalescedAlongX(kernel);
   std::optional<std::vector<unsigned>> requested =
       sizesFromOption(kernel, mapped);
@@ -145,17 +146,19 @@ void Mapper::chooseMapping(Kernel &kernel, const isl::schedule_node &band) {
     // it).
     std::vector<unsigned> block(mapped);
     for (unsigned d = 0; d < mapped; ++d)
-      block[kernel.hardwareDim[d]] = kernel.steps.block[d];
+      block[kernel.mapping->hardwareDim[d]] = kernel.steps.block[d];
     requested = block;
     transposition = false;
   }
   chooseBlock(kernel, requested, transposition);
-  kernel.blockSize.resize(mapped);
+  mappingOf(kernel).blockSize.resize(mapped);
   for (unsigned d = 0; d < mapped; ++d)
-    kernel.blockSize[d] = kernel.sizing.chosen[kernel.hardwareDim[d]];
-  kernel.registerTile.assign(mapped, 1);
+    mappingOf(kernel).blockSize[d] =
+        mappingOf(kernel).sizing.chosen[mappingOf(kernel).hardwareDim[d]];
+  mappingOf(kernel).registerTile.assign(mapped, 1);
   if (transposition && !requested &&
-      kernel.blockSize[memberOnHardware(kernel, 1)] < kTranspositionTileRows)
+      kernel.mapping->blockSize[memberOnHardware(kernel, 1)] <
+          kTranspositionTileRows)
     transpositionRows(kernel);
   else if (kernel.stepped())
     kernel.registerTileDecision.why = RegisterTileDecision::Why::Wavefront;
@@ -166,35 +169,35 @@ void Mapper::chooseMapping(Kernel &kernel, const isl::schedule_node &band) {
   else
     chooseOffsets(kernel);
   if (kernel.reduction)
-    kernel.order.why = ThreadOrder::Why::Reduction;
+    mappingOf(kernel).order.why = ThreadOrder::Why::Reduction;
   else if (kernel.stepped())
-    kernel.order.why = ThreadOrder::Why::Wavefront;
+    mappingOf(kernel).order.why = ThreadOrder::Why::Wavefront;
   else
-    kernel.order =
+    mappingOf(kernel).order =
         chooseThreadOrder(scop, kernel, options.threadOrder, options.device);
 }
 
 void Mapper::chooseBlock(Kernel &kernel,
                          const std::optional<std::vector<unsigned>> &requested,
                          bool transposition) {
-  unsigned mapped = kernel.numMapped;
+  unsigned mapped = kernel.mapping->numMapped;
   if (kernel.reduction) {
     reductionBlock(kernel, requested);
   } else if (kernel.stepped()) {
-    kernel.sizing = deviceDefault(blockFromOption(*requested));
-    kernel.sizing.purpose = BlockSizing::Purpose::Wavefront;
+    mappingOf(kernel).sizing = deviceDefault(blockFromOption(*requested));
+    mappingOf(kernel).sizing.purpose = BlockSizing::Purpose::Wavefront;
   } else if (requested) {
-    kernel.sizing = blockFromOption(*requested);
+    mappingOf(kernel).sizing = blockFromOption(*requested);
   } else if (transposition) {
     // A transposition: threadIdx.x runs along the outer member to write
     // coalesced, and its read is staged once per block, a tile of 32 x
     // 32 (below): each warp of the block's copy reads a row of 32
     // elements.
     unsigned rows = std::max(1u, kTranspositionTileRows / options.default2D[1]);
-    kernel.sizing = sizeToDevice(kernel, mapped, std::nullopt, rows);
-    kernel.sizing.purpose = BlockSizing::Purpose::Transposition;
+    mappingOf(kernel).sizing = sizeToDevice(kernel, mapped, std::nullopt, rows);
+    mappingOf(kernel).sizing.purpose = BlockSizing::Purpose::Transposition;
   } else {
-    kernel.sizing = sizeToDevice(kernel, mapped);
+    mappingOf(kernel).sizing = sizeToDevice(kernel, mapped);
   }
 }
 
@@ -210,7 +213,7 @@ BlockSizing Mapper::deviceDefault(BlockSizing sizing) const {
 
 void Mapper::reductionBlock(
     Kernel &kernel, const std::optional<std::vector<unsigned>> &requested) {
-  unsigned mapped = kernel.numMapped;
+  unsigned mapped = kernel.mapping->numMapped;
   // One block along the lanes: a block of 256 threads, 32 of them
   // along x (a warp) when a parallel member shares it.
   std::vector<unsigned> sizes =
@@ -220,10 +223,13 @@ void Mapper::reductionBlock(
                          mapped);
   // Beside two parallel members, lanes along y rather than z (the
   // default block has one thread along z).
-  if (mapped == 3 && kernel.hardwareDim[kernel.reduction->member] == 2)
-    std::swap(kernel.hardwareDim[kernel.reduction->member],
-              kernel.hardwareDim[memberOnHardware(kernel, 1)]);
-  unsigned lane = kernel.hardwareDim[kernel.reduction->member];
+  if (mapped == 3 &&
+      kernel.mapping->hardwareDim[kernel.reduction->member] == 2) {
+    std::vector<unsigned> &dims = mappingOf(kernel).hardwareDim;
+    std::swap(dims[kernel.reduction->member],
+              dims[memberOnHardware(kernel, 1)]);
+  }
+  unsigned lane = kernel.mapping->hardwareDim[kernel.reduction->member];
   std::optional<long> bound;
   std::vector<std::optional<long>> extents(mapped); // hardware order
   if (!requested && mapped >= 2 && lane == 1)
@@ -231,15 +237,15 @@ void Mapper::reductionBlock(
   unsigned &lanes = sizes[lane];
   while (lanes & (lanes - 1)) // a power of two, for the tree
     lanes &= lanes - 1;
-  kernel.sizing = blockFromOption(sizes);
-  kernel.sizing.purpose = BlockSizing::Purpose::Reduction;
-  kernel.sizing.laneDim = lane;
+  mappingOf(kernel).sizing = blockFromOption(sizes);
+  mappingOf(kernel).sizing.purpose = BlockSizing::Purpose::Reduction;
+  mappingOf(kernel).sizing.laneDim = lane;
   if (requested)
     return;
-  kernel.sizing = deviceDefault(kernel.sizing);
+  mappingOf(kernel).sizing = deviceDefault(mappingOf(kernel).sizing);
   if (bound) {
-    kernel.sizing.extentBound = extents;
-    kernel.sizing.parallelBound = bound;
+    mappingOf(kernel).sizing.extentBound = extents;
+    mappingOf(kernel).sizing.parallelBound = bound;
   }
 }
 
@@ -251,15 +257,15 @@ Mapper::fillLanes(Kernel &kernel, std::vector<unsigned> &sizes,
   // coalesced, so more lanes keep more loads in flight.
   // With two parallel members (sumprod's x and z), the one not on x
   // runs along z, a block of one.
-  unsigned mapped = kernel.numMapped;
+  unsigned mapped = kernel.mapping->numMapped;
   isl::union_set inBounds = instancesInBounds(scop, kernel.instances);
   long blocks = 1;
   for (unsigned d = 0; d < mapped && blocks > 0; ++d) {
-    unsigned hw = kernel.hardwareDim[d];
+    unsigned hw = kernel.mapping->hardwareDim[d];
     if (d == kernel.reduction->member)
       continue;
-    extents[hw] =
-        boundExtent(inBounds, kernel.hostSchedule, kernel.memberSchedules[d]);
+    extents[hw] = boundExtent(inBounds, kernel.hostSchedule,
+                              kernel.mapping->memberSchedules[d]);
     blocks =
         extents[hw] ? blocks * ((*extents[hw] + sizes[hw] - 1) / sizes[hw]) : 0;
   }
@@ -293,22 +299,23 @@ void Mapper::transpositionRows(Kernel &kernel) {
   // Several rows per thread: a tile of 32 x 32 on 32 x 8 threads, as a
   // hand-written transposition has.
   unsigned y = memberOnHardware(kernel, 1);
-  unsigned points = std::max(1u, kTranspositionTileRows / kernel.blockSize[y]);
-  kernel.registerTile[y] = points;
+  unsigned points =
+      std::max(1u, kTranspositionTileRows / kernel.mapping->blockSize[y]);
+  mappingOf(kernel).registerTile[y] = points;
   kernel.jamPoints = false;
   RegisterTileDecision &decision = kernel.registerTileDecision;
   decision.why = RegisterTileDecision::Why::TranspositionRows;
   decision.tile = {1, points};
-  decision.block = {kernel.blockSize[memberOnHardware(kernel, 0)],
-                    kernel.blockSize[y]};
+  decision.block = {kernel.mapping->blockSize[memberOnHardware(kernel, 0)],
+                    kernel.mapping->blockSize[y]};
 }
 
 void Mapper::chooseOffsets(Kernel &kernel) {
-  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
     isl::map range = kernel.hostSchedule.reverse()
-                         .apply_range(kernel.memberSchedules[d])
+                         .apply_range(kernel.mapping->memberSchedules[d])
                          .as_map();
-    isl::val size(scop.ctx, kernel.tileSize(d));
+    isl::val size(scop.ctx, kernel.mapping->tileSize(d));
     isl::pw_aff offset =
         range.lexmin_pw_multi_aff().at(0).scale_down(size).floor();
     // A piecewise first tile (skewed wavefronts) makes the kernel's AST
@@ -319,8 +326,8 @@ void Mapper::chooseOffsets(Kernel &kernel) {
       isl::pw_aff first = range.range().lexmin_pw_multi_aff().at(0);
       offset = totalOn(first.scale_down(size).floor(), scop.context);
     }
-    kernel.globalOffset.push_back(global);
-    kernel.offsets.push_back(offset);
+    mappingOf(kernel).globalOffset.push_back(global);
+    mappingOf(kernel).offsets.push_back(offset);
   }
 }
 

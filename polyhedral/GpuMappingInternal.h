@@ -83,6 +83,13 @@ private:
   /// Per reduction statement, the statements splitReductionInits ordered
   /// before it.
   std::map<std::string, std::string> initsSplitOff;
+  /// The mapping records of the kernels this mapper made, by Kernel::id:
+  /// the only writable references to them (Kernel::mapping and the marks
+  /// hold them read-only).
+  std::map<unsigned, std::shared_ptr<KernelMapping>> mappings;
+  KernelMapping &mappingOf(const Kernel &kernel) {
+    return *mappings.at(kernel.id);
+  }
 
   /// trmm's band [j, i, k]: one parallel member, then a sequential one,
   /// then the loop of a reduction that every statement updates (B[i][j] +=
@@ -298,7 +305,7 @@ private:
   void transpositionRows(Kernel &kernel);
 
   /// The first tile of each mapped member per host iteration
-  /// (Kernel::offsets), or over all of them where it is piecewise.
+  /// (KernelMapping::offsets), or over all of them where it is piecewise.
   void chooseOffsets(Kernel &kernel);
 
   /// Whether a reference of `kernel` to an array it only reads runs a row

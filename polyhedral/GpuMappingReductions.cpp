@@ -390,7 +390,7 @@ std::optional<std::string>
 Mapper::readSharedAlongLanes(const Kernel &kernel) const {
   const BlockReduction &reduction = *kernel.reduction;
   isl::union_map thread = kernel.hostSchedule;
-  for (const isl::union_map &member : kernel.memberSchedules)
+  for (const isl::union_map &member : kernel.mapping->memberSchedules)
     thread = flatRangeProduct(thread, member);
   for (unsigned index : reduction.statements) {
     const Statement &stmt = scop.statements[index];

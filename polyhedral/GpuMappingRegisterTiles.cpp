@@ -34,8 +34,8 @@ std::vector<unsigned> Mapper::neighbourhoodArrays(const Kernel &kernel) const {
   std::set<unsigned> written = writtenArrays(scop, kernel.accesses);
   unsigned y = memberOnHardware(kernel, 1);
   isl::union_map point = kernel.hostSchedule;
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    point = flatRangeProduct(point, kernel.memberSchedules[d]);
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+    point = flatRangeProduct(point, kernel.mapping->memberSchedules[d]);
   std::map<unsigned, long> reads;
   std::set<unsigned> refused, tall;
   for (const ReferenceAccess &ref : kernel.accesses) {
@@ -92,9 +92,9 @@ bool Mapper::chooseStencilPoints(Kernel &kernel) {
     std::vector<unsigned> tile = options.registerTile;
     tile.resize(2, 1);
     for (unsigned d = 0; d < 2; ++d)
-      kernel.registerTile[d] =
-          std::max(1u, std::min(tile[kernel.hardwareDim[d]], 16u));
-    kernel.blockedPoints = kernel.registerTiled();
+      mappingOf(kernel).registerTile[d] =
+          std::max(1u, std::min(tile[kernel.mapping->hardwareDim[d]], 16u));
+    kernel.blockedPoints = kernel.mapping->registerTiled();
     kernel.jamPoints = false;
     decision.why = RegisterTileDecision::Why::StencilOption;
     decision.tile = tile;
@@ -113,12 +113,12 @@ bool Mapper::chooseStencilPoints(Kernel &kernel) {
       instancesInBounds(scop, kernel.instances.intersect(readers));
   long blocks = 1;
   for (unsigned d = 0; d < 2; ++d) {
-    std::optional<long> bound =
-        boundExtent(inBounds, kernel.hostSchedule, kernel.memberSchedules[d]);
+    std::optional<long> bound = boundExtent(inBounds, kernel.hostSchedule,
+                                            kernel.mapping->memberSchedules[d]);
     if (!bound)
       return false;
-    long size = long(kernel.blockSize[d]) *
-                (kernel.hardwareDim[d] == 1 ? kStencilPointsY : 1);
+    long size = long(kernel.mapping->blockSize[d]) *
+                (kernel.mapping->hardwareDim[d] == 1 ? kStencilPointsY : 1);
     blocks *= (*bound + size - 1) / size;
   }
   long wanted =
@@ -132,7 +132,7 @@ bool Mapper::chooseStencilPoints(Kernel &kernel) {
     return true;
   }
   unsigned y = memberOnHardware(kernel, 1);
-  kernel.registerTile[y] = kStencilPointsY;
+  mappingOf(kernel).registerTile[y] = kStencilPointsY;
   kernel.blockedPoints = true;
   kernel.jamPoints = false;
   decision.why = RegisterTileDecision::Why::StencilPoints;
@@ -153,7 +153,7 @@ void Mapper::chooseRegisterTile(Kernel &kernel,
   };
   if (!options.registerTiles)
     return no(Why::Off);
-  if (kernel.numMapped != 2 || kernel.reduction)
+  if (kernel.mapping->numMapped != 2 || kernel.reduction)
     return no(Why::NotTwoMapped);
   if (chooseStencilPoints(kernel))
     return;
@@ -161,9 +161,10 @@ void Mapper::chooseRegisterTile(Kernel &kernel,
   if (b.n_member() != 3 || !b.permutable())
     return no(Why::BandShape);
   isl::multi_union_pw_aff partial = b.get_partial_schedule();
-  isl::union_map point = flatRangeProduct(
-      kernel.hostSchedule,
-      flatRangeProduct(kernel.memberSchedules[0], kernel.memberSchedules[1]));
+  isl::union_map point =
+      flatRangeProduct(kernel.hostSchedule,
+                       flatRangeProduct(kernel.mapping->memberSchedules[0],
+                                        kernel.mapping->memberSchedules[1]));
   isl::union_map inner = memberMap(partial.at(2), kernel.instances);
   for (const std::string &name : kernel.statements)
     for (const Access &access : scop.findStatement(name)->accesses)
@@ -198,7 +199,7 @@ void Mapper::chooseRegisterTile(Kernel &kernel,
   if (tile[0] * tile[1] == 1)
     return weighedNo(Why::TooFewBlocks);
   for (unsigned d = 0; d < 2; ++d)
-    kernel.registerTile[d] = tile[kernel.hardwareDim[d]];
+    mappingOf(kernel).registerTile[d] = tile[mappingOf(kernel).hardwareDim[d]];
   kernel.registerTileConsidered = true;
   decision.why = Why::Tiled;
 }
@@ -230,7 +231,7 @@ std::vector<bool> Mapper::readAlongOne(const Kernel &kernel,
     const Access &access = scop.statements[ref.statement].accesses[ref.access];
     if (access.kind != Access::Kind::Read)
       continue;
-    for (unsigned d = 0; d < kernel.numMapped; ++d) {
+    for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
       bool shared = ref.members[d].pattern == AccessPattern::Broadcast;
       reuse |= shared;
       alongOne[d] = alongOne[d] || (shared && ref.members[1 - d].pattern !=
@@ -260,14 +261,14 @@ Mapper::registerTileForDevice(Kernel &kernel, const isl::union_map &point,
     return no(Why::NotRectangle, true);
   std::vector<std::optional<long>> bounds(2);
   for (unsigned d = 0; d < 2; ++d)
-    bounds[kernel.hardwareDim[d]] =
+    bounds[kernel.mapping->hardwareDim[d]] =
         boundExtent(instancesInBounds(scop, kernel.instances),
-                    kernel.hostSchedule, kernel.memberSchedules[d]);
+                    kernel.hostSchedule, kernel.mapping->memberSchedules[d]);
   if (!bounds[0] || !bounds[1])
     return no(Why::NoBound, true);
   std::vector<unsigned> block(2);
   for (unsigned d = 0; d < 2; ++d)
-    block[kernel.hardwareDim[d]] = kernel.blockSize[d];
+    block[kernel.mapping->hardwareDim[d]] = kernel.mapping->blockSize[d];
   auto blocks = [&](const std::vector<unsigned> &points) {
     long n = 1;
     for (unsigned hw = 0; hw < 2; ++hw) {

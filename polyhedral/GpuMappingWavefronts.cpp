@@ -126,9 +126,9 @@ isl::schedule_node Mapper::markSteppedKernel(isl::schedule_node mark) {
   Kernel &kernel = addKernel(instances, 2);
   isl::union_map prefix =
       steps.get_prefix_schedule_union_map().intersect_domain(instances);
-  kernel.hostDepth = scheduleDepth(steps);
+  mappingOf(kernel).hostDepth = scheduleDepth(steps);
   std::vector<std::string> hostNames =
-      numberedNames(program.names.hostIterator, kernel.hostDepth);
+      numberedNames(program.names.hostIterator, kernel.mapping->hostDepth);
   // The host loop as a parameter that does not constrain the instances:
   // the blocks' filter binds it (mapBand), without the floors of the
   // tile wavefront.
@@ -148,7 +148,7 @@ isl::schedule_node Mapper::markSteppedKernel(isl::schedule_node mark) {
       steps.as<isl::schedule_node_band>().get_partial_schedule().at(0);
   // Each thread's points in the order [y1, y2, w]: the mapped members
   // first, as the access analysis reads them.
-  kernel.localSchedule =
+  mappingOf(kernel).localSchedule =
       flatRangeProduct(subtreeSchedule(band), memberMap(w, instances))
           .intersect_domain(instances);
   kernel.context = coalesced(scop.context.intersect(paramsOf(domain)));
@@ -187,8 +187,10 @@ void Mapper::tileWavefrontBounds(Kernel &kernel,
         values.lexmax_pw_multi_aff().at(0).scale_down(t).floor());
   };
   auto [w0, w1] = range(kernel.steps.wavefront, kernel.steps.size);
-  auto [a0, a1] = range(kernel.memberSchedules[0], kernel.blockSize[0]);
-  auto [b0, b1] = range(kernel.memberSchedules[1], kernel.blockSize[1]);
+  auto [a0, a1] =
+      range(kernel.mapping->memberSchedules[0], kernel.mapping->blockSize[0]);
+  auto [b0, b1] =
+      range(kernel.mapping->memberSchedules[1], kernel.mapping->blockSize[1]);
   // Tiles (W, Y1, Y2) with W + Y1 + Y2 = s, each within its range: the
   // last tile of member d at s.
   auto lastTile = [&](const isl::space &space, unsigned d) {
@@ -212,12 +214,12 @@ void Mapper::tileWavefrontBounds(Kernel &kernel,
       kernel.steps.firstLaunch.le_set(launch).intersect(
           launch.le_set(kernel.steps.lastLaunch))));
   isl::space host = kernel.hostSchedule.range().as_set().get_space();
-  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
     const isl::pw_aff &first = d == 0 ? a0 : b0;
     kernel.steps.firstTile.push_back(liftToSpace(first, host));
     kernel.steps.lastTile.push_back(coalesced(lastTile(host, d)));
-    kernel.offsets.push_back(totalOn(first, scop.context));
-    kernel.globalOffset.push_back(true);
+    mappingOf(kernel).offsets.push_back(totalOn(first, scop.context));
+    mappingOf(kernel).globalOffset.push_back(true);
   }
 }
 

@@ -24,7 +24,7 @@ namespace {
 /// iteration and the mapped members.
 isl::union_map threadOf(const Kernel &kernel) {
   isl::union_map thread = kernel.hostSchedule;
-  for (const isl::union_map &member : kernel.memberSchedules)
+  for (const isl::union_map &member : kernel.mapping->memberSchedules)
     thread = flatRangeProduct(thread, member);
   return thread;
 }
@@ -113,8 +113,8 @@ std::optional<std::vector<long>> privateCopyShape(const GpuProgram &program,
                                                   unsigned a) {
   const Scop &scop = *program.scop;
   const Array &array = scop.arrays[a];
-  if (array.expandedDims == 0 || kernel.registerTiled() || kernel.reduction ||
-      program.schedule.is_null())
+  if (array.expandedDims == 0 || kernel.mapping->registerTiled() ||
+      kernel.reduction || program.schedule.is_null())
     return std::nullopt;
   std::vector<long> shape;
   long elements = 1;
@@ -212,7 +212,7 @@ isl::schedule_node insertUnrolledPoints(isl::schedule_node at,
       gpuMark(at.ctx(), GpuMark{MarkKind::Unroll, extents, {}}));
 }
 
-/// Unroll-and-jam of a register-tiled kernel (Kernel::registerTile): the
+/// Unroll-and-jam of a register-tiled kernel (KernelMapping::registerTile): the
 /// thread's band `[s0, s1, k]` below the thread filter (its points t,
 /// t + T, ... of each mapped member s, then the loop k) becomes `[k]`
 /// and, inside it, `[r0, r1]`, the point of each instance in the thread's
@@ -230,7 +230,7 @@ jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
   if (below.is_null())
     return std::nullopt;
   isl::schedule_node_band band = below.as<isl::schedule_node_band>();
-  unsigned mapped = kernel.numMapped;
+  unsigned mapped = kernel.mapping->numMapped;
   // (Its permutability was checked on the mapped band, GpuMapping's
   // chooseRegisterTile: a copy of the subtree may not carry the flag.)
   if (band.n_member() != mapped + 1)
@@ -240,7 +240,8 @@ jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
   isl::union_pw_aff_list point(space.ctx(), mapped);
   for (unsigned d = 0; d < mapped; ++d) {
     isl::union_pw_aff s = partial.at(d);
-    long size = kernel.blockSize[d], tile = kernel.tileSize(d);
+    long size = kernel.mapping->blockSize[d],
+         tile = kernel.mapping->tileSize(d);
     point = point.add(
         floorDiv(s, size).sub(scaled(floorDiv(s, tile), tile / size)));
   }
@@ -249,8 +250,8 @@ jamRegisterTile(const isl::schedule &tree, const Kernel &kernel) {
       dropSetDims(space, 0, mapped),
       isl::union_pw_aff_list(space.ctx(), 1).add(partial.at(mapped)));
   isl::union_set domain = domainOf(band);
-  std::vector<long> extents(kernel.registerTile.begin(),
-                            kernel.registerTile.begin() + mapped);
+  std::vector<long> extents(kernel.mapping->registerTile.begin(),
+                            kernel.mapping->registerTile.begin() + mapped);
   // The points' band below `at`, under the unroll mark.
   auto insertPoints = [&](const isl::schedule_node &at) {
     return insertUnrolledPoints(at, tilePoints, extents);
@@ -287,7 +288,7 @@ std::optional<isl::schedule_node> jamLanes(const isl::schedule &tree,
   if (below.is_null())
     return std::nullopt;
   isl::schedule_node_band band = below.as<isl::schedule_node_band>();
-  unsigned mapped = kernel.numMapped, lane = kernel.reduction->member;
+  unsigned mapped = kernel.mapping->numMapped, lane = kernel.reduction->member;
   if (band.n_member() != mapped || lane >= mapped ||
       !below.child(0).isa<isl::schedule_node_band>() ||
       !below.child(0).child(0).isa<isl::schedule_node_leaf>())
@@ -295,7 +296,7 @@ std::optional<isl::schedule_node> jamLanes(const isl::schedule &tree,
   isl::multi_union_pw_aff partial = band.get_partial_schedule();
   isl::space one = dropSetDims(partial.get_space(), 1, mapped - 1);
   isl::union_pw_aff w = partial.at(lane);
-  long lanes = kernel.blockSize[lane], jam = kernel.reduction->jam;
+  long lanes = kernel.mapping->blockSize[lane], jam = kernel.reduction->jam;
   isl::union_pw_aff group = floorDiv(w, lanes * jam);
   isl::union_pw_aff point =
       floorDiv(w, lanes).sub(scaled(floorDiv(w, lanes * jam), jam));
@@ -375,7 +376,7 @@ unrollBlockedPoints(const isl::schedule &tree, const GpuProgram &program,
   if (below.is_null())
     return std::nullopt;
   isl::schedule_node_band band = below.as<isl::schedule_node_band>();
-  unsigned mapped = kernel.numMapped;
+  unsigned mapped = kernel.mapping->numMapped;
   if (band.n_member() < mapped)
     return std::nullopt;
   // Only the members with several points: the printer unrolls one AST
@@ -384,7 +385,7 @@ unrollBlockedPoints(const isl::schedule &tree, const GpuProgram &program,
   isl::space space = partial.get_space();
   std::vector<unsigned> several;
   for (unsigned d = 0; d < mapped; ++d)
-    if (kernel.registerTile[d] > 1)
+    if (kernel.mapping->registerTile[d] > 1)
       several.push_back(d);
   if (several.empty())
     return std::nullopt;
@@ -392,7 +393,7 @@ unrollBlockedPoints(const isl::schedule &tree, const GpuProgram &program,
   std::vector<long> extents;
   for (unsigned d : several) {
     isl::union_pw_aff s = partial.at(d);
-    long points = kernel.registerTile[d];
+    long points = kernel.mapping->registerTile[d];
     point = point.add(s.sub(scaled(floorDiv(s, points), points)));
     extents.push_back(points);
   }
@@ -443,7 +444,7 @@ void promoteAccumulators(GpuProgram &program) {
   if (root.n_children() == 0)
     return;
   for (Kernel &kernel : program.kernels) {
-    if (kernel.numMapped == 0 || kernel.stepped())
+    if (kernel.mapping->numMapped == 0 || kernel.stepped())
       continue;
     isl::schedule_node mark = findKernelMark(root.child(0), kernel);
     if (mark.is_null())
@@ -469,12 +470,12 @@ void promoteAccumulators(GpuProgram &program) {
     }
     // (A privatized scalar in a register would be shared by the points
     // of a jammed tile; GpuMapping does not register tile such kernels.)
-    if (kernel.registerTiled() && kernel.blockedPoints) {
+    if (kernel.mapping->registerTiled() && kernel.blockedPoints) {
       if (auto unrolled = unrollBlockedPoints(tree, program, kernel)) {
         root = unrolled->first;
         points = unrolled->second;
       }
-    } else if (kernel.registerTiled() && kernel.jamPoints &&
+    } else if (kernel.mapping->registerTiled() && kernel.jamPoints &&
                kernel.registers.empty()) {
       if (auto jammed = jamRegisterTile(tree, kernel)) {
         root = jammed->first;

@@ -51,9 +51,9 @@ public:
         points(points) {
     // Which thread of the launch runs an instance: the mapped members,
     // with the host iterators as parameters (one launch).
-    thread = kernel.memberSchedules[0];
-    for (unsigned d = 1; d < kernel.memberSchedules.size(); ++d)
-      thread = flatRangeProduct(thread, kernel.memberSchedules[d]);
+    thread = kernel.mapping->memberSchedules[0];
+    for (unsigned d = 1; d < kernel.mapping->memberSchedules.size(); ++d)
+      thread = flatRangeProduct(thread, kernel.mapping->memberSchedules[d]);
     thread = thread.intersect_domain(kernel.domain);
   }
 
@@ -75,7 +75,7 @@ public:
         // The thread's band starts with the mapped members, unless they
         // were moved into the unrolled band below it (jamRegisterTile).
         node = promoteMembers(node, level == Level::Point && !points
-                                        ? kernel.numMapped
+                                        ? kernel.mapping->numMapped
                                         : 0);
         if (level == Level::Point)
           level = Level::Inner;
@@ -98,8 +98,9 @@ private:
   /// The register of each point of a thread's register tile:
   /// `{ S[i] -> [r0 * R1 + r1] }` from `points`.
   isl::union_map slotOfPoint() const {
-    unsigned inner = kernel.registerTile.size() > 1 ? kernel.registerTile[1]
-                                                    : 1;
+    unsigned inner = kernel.mapping->registerTile.size() > 1
+                         ? kernel.mapping->registerTile[1]
+                         : 1;
     isl::union_map slot = isl::union_map::empty(scop.ctx);
     for (const isl::map &map : mapsOf(*points)) {
       isl::space space = map.get_space().range();
@@ -181,9 +182,10 @@ private:
         withDomainName(*slot, statement).as_pw_multi_aff().at(0));
     isl::schedule_node band =
         leaf.insert_partial_schedule(isl::multi_union_pw_aff(registers));
-    band = band.insert_mark(gpuMark(
-        scop.ctx,
-        GpuMark{MarkKind::Unroll, {long(kernel.pointsPerThread())}, {}}));
+    band = band.insert_mark(
+        gpuMark(scop.ctx, GpuMark{MarkKind::Unroll,
+                                  {long(kernel.mapping->pointsPerThread())},
+                                  {}}));
     // Back to `node`: the mark's filter is still the neighbour.
     return band.parent().parent().child(position).child(0);
   }
@@ -292,7 +294,7 @@ private:
       slot = elementSlot.as_map();
       unsigned dims = setDims(element.get_space().domain());
       element = projectOutInputs(element, dims - 2, 2);
-      accumulator.slots = kernel.pointsPerThread();
+      accumulator.slots = kernel.mapping->pointsPerThread();
     }
     for (const auto &reference : accumulator.references)
       promoted.insert(reference);

@@ -70,10 +70,9 @@ PersistentLoop decide(const GpuProgram &program,
     loop.threads = std::max(loop.threads, blockThreads(*kernel));
     loop.sharedBytes += sharedBytes(*program.scop, *kernel);
   }
-  loop.singleBlock = std::all_of(kernels.begin(), kernels.end(),
-                                 [](const Kernel *k) {
-                                   return k->numMapped == 0;
-                                 });
+  loop.singleBlock =
+      std::all_of(kernels.begin(), kernels.end(),
+                  [](const Kernel *k) { return k->mapping->numMapped == 0; });
   using Why = PersistentLoop::Why;
   if (!options.enabled) {
     loop.why = Why::Off;
@@ -110,8 +109,8 @@ PersistentLoop decide(const GpuProgram &program,
 
 unsigned blockThreads(const Kernel &kernel) {
   unsigned threads = 1;
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    threads *= kernel.blockSize[d];
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+    threads *= kernel.mapping->blockSize[d];
   return threads;
 }
 

@@ -300,7 +300,7 @@ unsigned launchDepth(const Scop &scop, DependenceCache &cache,
   GpuProgram program = runGpuPipeline(scop, cache, mapping);
   unsigned depth = 0;
   for (const Kernel &kernel : program.kernels)
-    depth = std::max(depth, kernel.hostDepth);
+    depth = std::max(depth, kernel.mapping->hostDepth);
   return depth;
 }
 

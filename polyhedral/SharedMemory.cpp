@@ -121,10 +121,10 @@ isl::schedule_node copyInto(const isl::schedule_node &src,
 
 /// The mapped member along threadIdx.x (y: `hardware` 1).
 unsigned memberOnHardware(const Kernel &kernel, unsigned hardware) {
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    if (kernel.hardwareDim[d] == hardware)
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+    if (kernel.mapping->hardwareDim[d] == hardware)
       return d;
-  return kernel.numMapped;
+  return kernel.mapping->numMapped;
 }
 
 /// Promotes the arrays of one kernel; see promoteToShared.
@@ -141,7 +141,8 @@ public:
     isl::schedule_node point = mark;
     for (int i = 0; i < 6; ++i)
       point = point.child(0);
-    if (kernel.numMapped > 2 || !point.isa<isl::schedule_node_band>()) {
+    if (kernel.mapping->numMapped > 2 ||
+        !point.isa<isl::schedule_node_band>()) {
       kernel.noShared.why = NoSharedTiles::Why::ManyMappedLoops;
       return;
     }
@@ -149,7 +150,7 @@ public:
     // tile loop above the threads. Without one, the block copies its
     // footprint once (a stencil's neighbourhood).
     isl::schedule_node_band band = point.as<isl::schedule_node_band>();
-    bool tiled = band.n_member() > kernel.numMapped;
+    bool tiled = band.n_member() > kernel.mapping->numMapped;
     std::vector<unsigned> arrays = candidateArrays(tiled);
     if (arrays.empty())
       return;
@@ -169,7 +170,7 @@ public:
     if (tiled) {
       node = node.child(0).child(0);
       isl::union_pw_aff member =
-          band.get_partial_schedule().at(kernel.numMapped);
+          band.get_partial_schedule().at(kernel.mapping->numMapped);
       kernel.sharedLoop = loopName(member);
       isl::union_pw_aff tile =
           floorDiv(member.intersect_domain(kernel.instances), tileSize);
@@ -483,7 +484,7 @@ private:
       if (access.array != a)
         continue;
       shared.references.push_back({ref.statement, ref.access});
-      isl::map local = pieceOf(kernel.localSchedule, stmt.name);
+      isl::map local = pieceOf(kernel.mapping->localSchedule, stmt.name);
       isl::map host = pieceOf(kernel.hostSchedule, stmt.name);
       isl::set deltas = neighbourDeltas(stmt, access, local, host, x);
       std::vector<long> step;
@@ -507,13 +508,14 @@ private:
     std::string dims, constraints = "0 = 0", params;
     for (unsigned d = 0; d < rank; ++d)
       dims += (d ? ", " : "") + std::string("e") + std::to_string(d);
-    for (unsigned hw = 0; hw < kernel.numMapped; ++hw) {
+    for (unsigned hw = 0; hw < kernel.mapping->numMapped; ++hw) {
       unsigned d = memberOnHardware(kernel, hw);
       std::string t = program.names.threadId + std::to_string(d);
       params += (params.empty() ? "" : ", ") + t;
       if (hw < rank)
         constraints += " and (e" + std::to_string(rank - 1 - hw) + " - " + t +
-                       ") mod " + std::to_string(kernel.blockSize[d]) + " = 0";
+                       ") mod " + std::to_string(kernel.mapping->blockSize[d]) +
+                       " = 0";
       else
         constraints += " and " + t + " = 0";
     }
@@ -718,7 +720,7 @@ void placeInConstantMemory(GpuProgram &program) {
       continue;
     bool used = false;
     for (Kernel &kernel : program.kernels) {
-      if (kernel.numMapped == 0 ||
+      if (kernel.mapping->numMapped == 0 ||
           std::find(kernel.arrays.begin(), kernel.arrays.end(), a) ==
               kernel.arrays.end())
         continue;
@@ -726,7 +728,7 @@ void placeInConstantMemory(GpuProgram &program) {
       for (const ReferenceAccess &ref : kernel.accesses) {
         if (scop.statements[ref.statement].accesses[ref.access].array != a)
           continue;
-        for (unsigned d = 0; d < kernel.numMapped; ++d)
+        for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
           uniform &= d < ref.members.size() &&
                      ref.members[d].pattern == AccessPattern::Broadcast;
       }
@@ -749,7 +751,7 @@ void promoteToShared(GpuProgram &program, unsigned tileSize,
   if (root.n_children() == 0)
     return;
   for (Kernel &kernel : program.kernels) {
-    if (kernel.numMapped == 0) {
+    if (kernel.mapping->numMapped == 0) {
       kernel.noShared.why = NoSharedTiles::Why::OneThread;
       continue;
     }

@@ -50,8 +50,8 @@ bool parseThreadOrder(const std::string &text, ThreadOrderRequest &request,
 }
 
 unsigned memberOnHardware(const Kernel &kernel, unsigned hw) {
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    if (kernel.hardwareDim[d] == hw)
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+    if (kernel.mapping->hardwareDim[d] == hw)
       return d;
   POLYCUDA_CHECK(false) << "no member on hardware dimension " << hw;
   return 0;
@@ -63,7 +63,7 @@ namespace {
 /// up; `requestedWidth` keeps `width`).
 void setColumnWidth(const Kernel &kernel, unsigned width, bool zigzag,
                     ThreadOrder &order) {
-  unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
+  unsigned blockX = kernel.mapping->tileSize(memberOnHardware(kernel, 0));
   order.column = true;
   order.zigzag = zigzag;
   order.requestedWidth = width;
@@ -94,14 +94,14 @@ struct RowReuse {
 bool variesInside(const Scop &scop, const Kernel &kernel,
                   const ReferenceAccess &ref) {
   const Statement &stmt = scop.statements[ref.statement];
-  isl::map schedule = pieceOf(kernel.localSchedule, stmt.name);
+  isl::map schedule = pieceOf(kernel.mapping->localSchedule, stmt.name);
   unsigned members = schedule.range_tuple_dim();
-  if (members <= kernel.numMapped)
+  if (members <= kernel.mapping->numMapped)
     return false;
   isl::map elements = schedule.reverse().apply_range(
       stmt.accesses[ref.access].relation);
-  elements = projectOutInputs(elements, kernel.numMapped,
-                              members - kernel.numMapped);
+  elements = projectOutInputs(elements, kernel.mapping->numMapped,
+                              members - kernel.mapping->numMapped);
   return !elements.is_single_valued();
 }
 
@@ -140,7 +140,7 @@ RowReuse rowReuse(const Scop &scop, const Kernel &kernel) {
     }
     reuse.bytes += count * elementBytes(scop.arrays[array].type);
   }
-  isl::union_set values = kernel.memberSchedules[x]
+  isl::union_set values = kernel.mapping->memberSchedules[x]
                               .intersect_domain(kernel.domain)
                               .range()
                               .intersect_params(scop.context);
@@ -165,9 +165,9 @@ bool rowsShareElements(const Scop &scop, const Kernel &kernel) {
     if (access.kind != Access::Kind::Read)
       continue;
     isl::union_map rows =
-        kernel.memberSchedules[y]
-            .intersect_domain(isl::union_set(stmt.domain).intersect(
-                kernel.domain))
+        kernel.mapping->memberSchedules[y]
+            .intersect_domain(
+                isl::union_set(stmt.domain).intersect(kernel.domain))
             .reverse()
             .apply_range(isl::union_map(access.relation));
     auto it = perArray.find(access.array);
@@ -203,7 +203,7 @@ ThreadOrder autoOrder(const Scop &scop, const Kernel &kernel,
   order.l1Budget = device.l1Bytes;
   order.l2Budget = device.l2Bytes * device.l2Fraction;
   RowReuse reuse = rowReuse(scop, kernel);
-  unsigned blockX = kernel.tileSize(memberOnHardware(kernel, 0));
+  unsigned blockX = kernel.mapping->tileSize(memberOnHardware(kernel, 0));
   if (reuse.references.empty()) {
     order.threads = blockThreads(kernel);
     order.blocksPerSm = device.maxThreadsPerMultiprocessor / order.threads;
@@ -268,8 +268,9 @@ ThreadOrder chooseThreadOrder(const Scop &scop, const Kernel &kernel,
     order.byDefault = true;
     return order;
   }
-  if (kernel.numMapped < 2) {
-    order.why = kernel.numMapped == 0 ? Why::OneThread : Why::OneDimension;
+  if (kernel.mapping->numMapped < 2) {
+    order.why =
+        kernel.mapping->numMapped == 0 ? Why::OneThread : Why::OneDimension;
     order.automatic = request.kind == Kind::Auto;
     return order;
   }
@@ -343,9 +344,10 @@ isl::multi_pw_aff gridToBlock(isl::ctx ctx, unsigned widthBlocks,
 std::vector<isl::pw_aff> blocksOfGrid(const Kernel &kernel,
                                       const std::vector<std::string> &gridNames) {
   isl::ctx ctx = kernel.instances.ctx();
-  unsigned wb = kernel.order.widthBlocks;
-  isl::map order = columnOrderMap(ctx, wb, kernel.order.zigzag);
-  isl::multi_pw_aff inverse = gridToBlock(ctx, wb, kernel.order.zigzag);
+  unsigned wb = kernel.mapping->order.widthBlocks;
+  isl::map order = columnOrderMap(ctx, wb, kernel.mapping->order.zigzag);
+  isl::multi_pw_aff inverse =
+      gridToBlock(ctx, wb, kernel.mapping->order.zigzag);
   // Every grid position of the quadrant is the position of exactly one
   // block and the block computes it back: each block, hence each instance,
   // runs exactly once.
@@ -354,13 +356,13 @@ std::vector<isl::pw_aff> blocksOfGrid(const Kernel &kernel,
                  back.is_equal(isl::map(
                      ctx, "{ [g0, g1] -> [g1, g0] : g0 >= 0 and g1 >= 0 }")))
       << "column order is not a bijection of the blocks";
-  std::vector<isl::pw_aff> blocks(kernel.numMapped);
+  std::vector<isl::pw_aff> blocks(kernel.mapping->numMapped);
   std::vector<std::string> xy = {gridNames[0], gridNames[1]};
   blocks[memberOnHardware(kernel, 0)] =
       onParams(inputsToParams(inverse.at(0), xy));
   blocks[memberOnHardware(kernel, 1)] =
       onParams(inputsToParams(inverse.at(1), xy));
-  if (kernel.numMapped == 3)
+  if (kernel.mapping->numMapped == 3)
     blocks[memberOnHardware(kernel, 2)] = onParams(
         isl::pw_aff(ctx, "[" + gridNames[2] + "] -> { [(" + gridNames[2] +
                              ")] : " + gridNames[2] + " >= 0 }"));
@@ -371,12 +373,12 @@ std::vector<isl::pw_aff> columnGrid(const Kernel &kernel,
                                     const std::vector<isl::pw_aff> &blocks) {
   isl::pw_aff x = blocks[memberOnHardware(kernel, 0)];
   isl::pw_aff y = blocks[memberOnHardware(kernel, 1)];
-  isl::val w(x.ctx(), kernel.order.widthBlocks);
-  isl::pw_aff wMinusOne = constantOn(x.get_space().domain(),
-                                     kernel.order.widthBlocks - 1);
+  isl::val w(x.ctx(), kernel.mapping->order.widthBlocks);
+  isl::pw_aff wMinusOne =
+      constantOn(x.get_space().domain(), kernel.mapping->order.widthBlocks - 1);
   std::vector<isl::pw_aff> grid = {y.scale(w),
                                    x.add(wMinusOne).scale_down(w).floor()};
-  if (kernel.numMapped == 3)
+  if (kernel.mapping->numMapped == 3)
     grid.push_back(blocks[memberOnHardware(kernel, 2)]);
   return grid;
 }

@@ -239,9 +239,10 @@ void printLaunchNode(const GpuProgram &program, unsigned region,
   launch.where = where;
   launch.grid.assign(3, "1");
   launch.block.assign(3, 1);
-  for (unsigned d = 0; d < kernel.numMapped; ++d) {
-    launch.grid[kernel.gridDimension(d)] = "polycuda_grid_" + std::to_string(d);
-    launch.block[kernel.hardwareDim[d]] = kernel.blockSize[d];
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
+    launch.grid[kernel.mapping->gridDimension(d)] =
+        "polycuda_grid_" + std::to_string(d);
+    launch.block[kernel.mapping->hardwareDim[d]] = kernel.mapping->blockSize[d];
   }
   for (unsigned a : kernel.arrays)
     launch.args.push_back({"void *", dev + scop.arrays[a].name});
@@ -252,20 +253,21 @@ void printLaunchNode(const GpuProgram &program, unsigned region,
   for (unsigned a : program.hostScalars)
     launch.args.push_back({spell(scop.arrays[a].type),
                            hostScalarValue(scop.arrays[a], launcher)});
-  for (unsigned i = 0; i < kernel.hostDepth; ++i)
+  for (unsigned i = 0; i < kernel.mapping->hostDepth; ++i)
     launch.args.push_back({kIndexType, "polycuda_host_" + std::to_string(i)});
   std::string in = indentBy(indent);
   out << in << "{\n";
-  for (unsigned i = 0; i < kernel.hostDepth; ++i)
+  for (unsigned i = 0; i < kernel.mapping->hostDepth; ++i)
     out << in << "  " << kIndexType << " polycuda_host_" << i << " = "
-        << printExpr(extents[kernel.numMapped + i]) << ";\n";
+        << printExpr(extents[kernel.mapping->numMapped + i]) << ";\n";
   // The host point has instances of the kernel (isl: 1 when the
   // loops around already say so), and every grid extent is positive.
   std::string nonEmpty;
-  isl::ast_expr active = extents[kernel.numMapped + kernel.hostDepth];
+  isl::ast_expr active =
+      extents[kernel.mapping->numMapped + kernel.mapping->hostDepth];
   if (!isTrue(active))
     nonEmpty = printExpr(active);
-  for (unsigned d = 0; d < kernel.numMapped; ++d) {
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
     out << in << "  const " << kIndexType << " polycuda_grid_" << d << " = "
         << printExpr(extents[d]) << ";\n";
     nonEmpty += (nonEmpty.empty() ? "" : " && ") +

@@ -54,7 +54,7 @@ kernelParameters(const GpuProgram &program, const Kernel &kernel,
   // Scalars that host code writes: their values (GpuMapping.h).
   for (unsigned a : program.hostScalars)
     params.push_back({spell(scop.arrays[a].type), scop.arrays[a].name});
-  for (unsigned i = 0; i < kernel.hostDepth; ++i)
+  for (unsigned i = 0; i < kernel.mapping->hostDepth; ++i)
     params.push_back(
         {kIndexType, program.names.hostIterator + std::to_string(i)});
   return params;
@@ -179,13 +179,13 @@ bool printSharedCopy(const Scop &scop, const Kernel &kernel,
 std::string linearThread(const GpuProgram &program, const Kernel &kernel) {
   std::string index;
   unsigned stride = 1;
-  for (unsigned hw = 0; hw < kernel.numMapped; ++hw)
-    for (unsigned d = 0; d < kernel.numMapped; ++d)
-      if (kernel.hardwareDim[d] == hw) {
+  for (unsigned hw = 0; hw < kernel.mapping->numMapped; ++hw)
+    for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+      if (kernel.mapping->hardwareDim[d] == hw) {
         std::string t = program.names.threadId + std::to_string(d);
         index += (index.empty() ? "" : " + ") +
                  (stride == 1 ? t : std::to_string(stride) + " * " + t);
-        stride *= kernel.blockSize[d];
+        stride *= kernel.mapping->blockSize[d];
       }
   return index.empty() ? "0" : index;
 }
@@ -281,13 +281,14 @@ bool printReduction(const GpuProgram &program, const Kernel &kernel,
   }
   unsigned member = reduction.member;
   unsigned stride = 1;
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    if (kernel.hardwareDim[d] < kernel.hardwareDim[member])
-      stride *= kernel.blockSize[d];
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+    if (kernel.mapping->hardwareDim[d] < kernel.mapping->hardwareDim[member])
+      stride *= kernel.mapping->blockSize[d];
   std::string lane = program.names.threadId + std::to_string(member);
   os << in << slot << " = " << reduction.variable << ";\n";
   os << in << target.barrier() << "\n";
-  for (unsigned half = kernel.blockSize[member] / 2; half > 0; half /= 2) {
+  for (unsigned half = kernel.mapping->blockSize[member] / 2; half > 0;
+       half /= 2) {
     std::string other = reduction.buffer + "[" + self + " + " +
                         std::to_string(half * stride) + "]";
     os << in << "if (" << lane << " < " << half << ") " << slot << " = "
@@ -308,12 +309,12 @@ class KernelBodyPrinter {
 public:
   KernelBodyPrinter(const GpuProgram &program, const Kernel &kernel,
                     const GpuTarget &target)
-      : program(program), scop(*program.scop), kernel(kernel),
-        target(target),
+      : program(program), scop(*program.scop), kernel(kernel), target(target),
         // With consecutive points (Kernel::blockedPoints), one per point:
         // the points' statements that write them run before the others.
         slots(kernel.blockedPoints
-                  ? "[" + std::to_string(kernel.pointsPerThread()) + "]"
+                  ? "[" + std::to_string(kernel.mapping->pointsPerThread()) +
+                        "]"
                   : "") {}
 
   void print(const KernelIndices &indices, int indent, std::ostream &os);
@@ -348,14 +349,15 @@ void KernelBodyPrinter::printIndices(const KernelIndices &indices,
                                      std::ostream &os) const {
   // Column order: the grid position first, then each block index from it
   // (isl's expressions of the inverse of the column order).
-  if (kernel.order.column)
-    for (unsigned k = 0; k < kernel.numMapped; ++k)
+  if (kernel.mapping->order.column)
+    for (unsigned k = 0; k < kernel.mapping->numMapped; ++k)
       os << in << "const " << kIndexType << " " << program.names.gridId << k
          << " = " << indices.block(k) << ";\n";
-  for (unsigned d = 0; d < kernel.numMapped; ++d) {
-    unsigned hw = kernel.hardwareDim[d];
-    std::string block = kernel.order.column ? printExpr(kernel.blockExprs[d])
-                                            : indices.block(hw);
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d) {
+    unsigned hw = kernel.mapping->hardwareDim[d];
+    std::string block = kernel.mapping->order.column
+                            ? printExpr(kernel.blockExprs[d])
+                            : indices.block(hw);
     os << in << "const " << kIndexType << " " << program.names.blockId << d
        << " = " << block << ";\n";
     os << in << "const " << kIndexType << " " << program.names.threadId << d

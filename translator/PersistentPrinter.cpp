@@ -51,11 +51,11 @@ Launch readLaunch(const GpuProgram &program, const isl::ast_expr &call) {
       << "unexpected host statement " << callName(call);
   std::vector<isl::ast_expr> args = callArgs(call);
   const Kernel &kernel = *launch.kernel;
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
     launch.extents.push_back(args[d]);
-  for (unsigned i = 0; i < kernel.hostDepth; ++i)
-    launch.prefix.push_back(args[kernel.numMapped + i]);
-  launch.active = args[kernel.numMapped + kernel.hostDepth];
+  for (unsigned i = 0; i < kernel.mapping->hostDepth; ++i)
+    launch.prefix.push_back(args[kernel.mapping->numMapped + i]);
+  launch.active = args[kernel.mapping->numMapped + kernel.mapping->hostDepth];
   return launch;
 }
 
@@ -78,17 +78,17 @@ std::string printGridExtents(const Launch &launch, int indent,
 
 /// The former grid's extent along hardware dimension `hw` (C).
 std::string gridAlong(const Kernel &kernel, unsigned hw) {
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    if (kernel.gridDimension(d) == hw)
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+    if (kernel.mapping->gridDimension(d) == hw)
       return "polycuda_grid_" + std::to_string(d);
   return "1";
 }
 
 /// The former block's extent along hardware dimension `hw`.
 unsigned blockAlong(const Kernel &kernel, unsigned hw) {
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    if (kernel.hardwareDim[d] == hw)
-      return kernel.blockSize[d];
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+    if (kernel.mapping->hardwareDim[d] == hw)
+      return kernel.mapping->blockSize[d];
   return 1;
 }
 
@@ -100,7 +100,7 @@ void collectBlockBarriers(const GpuProgram &program, const isl::ast_node &node,
   auto oneThread = [&](const isl::ast_node &child) {
     return child.isa<isl::ast_node_user>() &&
            readLaunch(program, child.as<isl::ast_node_user>().expr())
-                   .kernel->numMapped == 0;
+                   .kernel->mapping->numMapped == 0;
   };
   if (node.isa<isl::ast_node_for>()) {
     collectBlockBarriers(program, node.as<isl::ast_node_for>().body(),
@@ -185,8 +185,8 @@ void printPhase(const GpuProgram &program, const PersistentLoop &loop,
      << "; polycuda_virtual < polycuda_blocks; polycuda_virtual += "
      << target.gridBlocks() << ") {\n";
   std::string inner = indentBy(indent + 3);
-  unsigned dims = std::max(1u, kernel.numMapped);
-  for (unsigned hw = 0; hw < dims && kernel.numMapped > 0; ++hw) {
+  unsigned dims = std::max(1u, kernel.mapping->numMapped);
+  for (unsigned hw = 0; hw < dims && kernel.mapping->numMapped > 0; ++hw) {
     std::string below = "1";
     for (unsigned lower = 0; lower < hw; ++lower)
       below += " * " + gridAlong(kernel, lower);
@@ -201,7 +201,7 @@ void printPhase(const GpuProgram &program, const PersistentLoop &loop,
     ++bodyIndent;
   }
   std::string body = indentBy(bodyIndent);
-  for (unsigned hw = 0; hw < dims && kernel.numMapped > 0; ++hw) {
+  for (unsigned hw = 0; hw < dims && kernel.mapping->numMapped > 0; ++hw) {
     unsigned below = 1;
     for (unsigned lower = 0; lower < hw; ++lower)
       below *= blockAlong(kernel, lower);

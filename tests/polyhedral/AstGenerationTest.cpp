@@ -231,9 +231,9 @@ TEST_F(AstGenerationTest, ParallelScopIsOneLaunchWithExactGridExtents) {
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
-  ASSERT_EQ(2u, kernel.numMapped);
+  ASSERT_EQ(2u, kernel.mapping->numMapped);
   // i is y (block 8), j is x (block 32); blockSize is in member order.
-  ASSERT_EQ((std::vector<unsigned>{8, 32}), kernel.blockSize);
+  ASSERT_EQ((std::vector<unsigned>{8, 32}), kernel.mapping->blockSize);
 
   // One launch, outside any host loop: kernel0(grid_i, grid_j, condition);
   // no host prefix (hostDepth 0).

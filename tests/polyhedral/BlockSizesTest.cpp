@@ -90,7 +90,7 @@ std::unique_ptr<polyhedral::Scop> copy1dScop(isl::ctx ctx, long size) {
 /// The kernel of `program` with `mapped` mapped members (the first).
 const Kernel *kernelWithMapped(const GpuProgram &program, unsigned mapped) {
   for (const Kernel &kernel : program.kernels)
-    if (kernel.numMapped == mapped)
+    if (kernel.mapping->numMapped == mapped)
       return &kernel;
   return nullptr;
 }
@@ -216,34 +216,36 @@ TEST_F(BlockSizesTest, TrmmAtLargeSizesRunsOneWarpPerBlock) {
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   const Kernel *kernel = kernelWithMapped(program, 1);
   ASSERT_TRUE(kernel);
-  EXPECT_EQ((std::vector<unsigned>{32}), kernel->blockSize)
-      << describe(kernel->sizing);
-  EXPECT_EQ(Source::Shrunk, kernel->sizing.source);
-  EXPECT_EQ(Bounds{1200}, kernel->sizing.extentBound);
-  EXPECT_EQ(5, kernel->sizing.requestedBlocks);
-  EXPECT_EQ(38, kernel->sizing.chosenBlocks);
+  EXPECT_EQ((std::vector<unsigned>{32}), kernel->mapping->blockSize)
+      << describe(kernel->mapping->sizing);
+  EXPECT_EQ(Source::Shrunk, kernel->mapping->sizing.source);
+  EXPECT_EQ(Bounds{1200}, kernel->mapping->sizing.extentBound);
+  EXPECT_EQ(5, kernel->mapping->sizing.requestedBlocks);
+  EXPECT_EQ(38, kernel->mapping->sizing.chosenBlocks);
   // The kernel that scales B has 1200 x 1000 iterations: 32 x 8 stays.
   const Kernel *scale = kernelWithMapped(program, 2);
   ASSERT_TRUE(scale);
-  EXPECT_EQ(Source::Default, scale->sizing.source) << describe(scale->sizing);
-  EXPECT_EQ((std::vector<unsigned>{32, 8}), scale->sizing.chosen);
+  EXPECT_EQ(Source::Default, scale->mapping->sizing.source)
+      << describe(scale->mapping->sizing);
+  EXPECT_EQ((std::vector<unsigned>{32, 8}), scale->mapping->sizing.chosen);
 }
 
 TEST_F(BlockSizesTest, LargeArraysKeepTheDefaultBlocks) {
   auto one = copy1dScop(ctx(), 1 << 20);
   GpuProgram program = runGpuPipeline(*one, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_EQ((std::vector<unsigned>{256}), program.kernels[0].blockSize);
-  EXPECT_EQ(Source::Default, program.kernels[0].sizing.source);
+  EXPECT_EQ((std::vector<unsigned>{256}),
+            program.kernels[0].mapping->blockSize);
+  EXPECT_EQ(Source::Default, program.kernels[0].mapping->sizing.source);
   auto two = copy2dScop(ctx(), 2000, 2000);
   GpuProgram program2 = runGpuPipeline(*two, PipelineOptions());
   ASSERT_EQ(1u, program2.kernels.size());
   const Kernel &kernel = program2.kernels[0];
   // i on y (8), j on x (32), in member order.
-  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.blockSize)
-      << describe(kernel.sizing);
-  EXPECT_EQ(Source::Default, kernel.sizing.source);
-  EXPECT_EQ((Bounds{2000, 2000}), kernel.sizing.extentBound);
+  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.mapping->blockSize)
+      << describe(kernel.mapping->sizing);
+  EXPECT_EQ(Source::Default, kernel.mapping->sizing.source);
+  EXPECT_EQ((Bounds{2000, 2000}), kernel.mapping->sizing.extentBound);
 }
 
 TEST_F(BlockSizesTest, SmallTwoDimensionalSpaceGetsShorterBlocks) {
@@ -251,10 +253,10 @@ TEST_F(BlockSizesTest, SmallTwoDimensionalSpaceGetsShorterBlocks) {
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
-  EXPECT_EQ((std::vector<unsigned>{2, 32}), kernel.blockSize)
-      << describe(kernel.sizing);
-  EXPECT_EQ(Source::Shrunk, kernel.sizing.source);
-  EXPECT_EQ(200, kernel.sizing.chosenBlocks);
+  EXPECT_EQ((std::vector<unsigned>{2, 32}), kernel.mapping->blockSize)
+      << describe(kernel.mapping->sizing);
+  EXPECT_EQ(Source::Shrunk, kernel.mapping->sizing.source);
+  EXPECT_EQ(200, kernel.mapping->sizing.chosenBlocks);
 }
 
 TEST_F(BlockSizesTest, ParametricArraysKeepTheDefaults) {
@@ -262,9 +264,11 @@ TEST_F(BlockSizesTest, ParametricArraysKeepTheDefaults) {
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
-  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.blockSize);
-  EXPECT_EQ(Source::Default, kernel.sizing.source) << describe(kernel.sizing);
-  EXPECT_EQ((Bounds{std::nullopt, std::nullopt}), kernel.sizing.extentBound);
+  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.mapping->blockSize);
+  EXPECT_EQ(Source::Default, kernel.mapping->sizing.source)
+      << describe(kernel.mapping->sizing);
+  EXPECT_EQ((Bounds{std::nullopt, std::nullopt}),
+            kernel.mapping->sizing.extentBound);
 }
 
 TEST_F(BlockSizesTest, SizesOverrideTheFit) {
@@ -274,8 +278,8 @@ TEST_F(BlockSizesTest, SizesOverrideTheFit) {
   GpuProgram program = runGpuPipeline(*scop, options);
   const Kernel *kernel = kernelWithMapped(program, 1);
   ASSERT_TRUE(kernel);
-  EXPECT_EQ((std::vector<unsigned>{128}), kernel->blockSize);
-  EXPECT_EQ(Source::Sizes, kernel->sizing.source);
+  EXPECT_EQ((std::vector<unsigned>{128}), kernel->mapping->blockSize);
+  EXPECT_EQ(Source::Sizes, kernel->mapping->sizing.source);
   // `--sizes=all=...` sets the defaults and turns the fitting off.
   PipelineOptions all;
   all.mapping.default1D = {256};
@@ -283,8 +287,8 @@ TEST_F(BlockSizesTest, SizesOverrideTheFit) {
   GpuProgram program2 = runGpuPipeline(*scop, all);
   const Kernel *kernel2 = kernelWithMapped(program2, 1);
   ASSERT_TRUE(kernel2);
-  EXPECT_EQ((std::vector<unsigned>{256}), kernel2->blockSize);
-  EXPECT_EQ(Source::Sizes, kernel2->sizing.source);
+  EXPECT_EQ((std::vector<unsigned>{256}), kernel2->mapping->blockSize);
+  EXPECT_EQ(Source::Sizes, kernel2->mapping->sizing.source);
 }
 
 } // namespace

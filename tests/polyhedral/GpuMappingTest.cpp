@@ -25,12 +25,13 @@ std::string describe(const GpuProgram &program) {
   std::string text = polyhedral::toString(program.schedule) + "\n";
   for (const Kernel &kernel : program.kernels) {
     text += "kernel" + std::to_string(kernel.id) +
-            ": hostDepth=" + std::to_string(kernel.hostDepth) +
-            " numMapped=" + std::to_string(kernel.numMapped) + " blockSize=";
-    for (unsigned size : kernel.blockSize)
+            ": hostDepth=" + std::to_string(kernel.mapping->hostDepth) +
+            " numMapped=" + std::to_string(kernel.mapping->numMapped) +
+            " blockSize=";
+    for (unsigned size : kernel.mapping->blockSize)
       text += std::to_string(size) + ",";
     text += " hardwareDim=";
-    for (unsigned dim : kernel.hardwareDim)
+    for (unsigned dim : kernel.mapping->hardwareDim)
       text += std::to_string(dim) + ",";
     text += "\n";
   }
@@ -65,18 +66,18 @@ TEST_F(GpuMappingTest, GemmIsOneKernelWithTwoMappedMembers) {
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
   const Kernel &kernel = program.kernels[0];
   EXPECT_EQ(0u, kernel.id);
-  EXPECT_EQ(0u, kernel.hostDepth) << describe(program);
-  EXPECT_EQ(2u, kernel.numMapped) << describe(program);
+  EXPECT_EQ(0u, kernel.mapping->hostDepth) << describe(program);
+  EXPECT_EQ(2u, kernel.mapping->numMapped) << describe(program);
   // The innermost mapped member (j) is x; the default 2-D block is 32 x 8.
-  EXPECT_EQ((std::vector<unsigned>{1, 0}), kernel.hardwareDim);
-  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.blockSize);
-  ASSERT_EQ(2u, kernel.memberSchedules.size());
+  EXPECT_EQ((std::vector<unsigned>{1, 0}), kernel.mapping->hardwareDim);
+  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.mapping->blockSize);
+  ASSERT_EQ(2u, kernel.mapping->memberSchedules.size());
   EXPECT_ISL_EQ(isl::union_map(ctx(), "[ni, nj, nk] -> { S0[i, j, k] -> [i] }")
                     .intersect_domain(scop->domain()),
-                kernel.memberSchedules[0]);
+                kernel.mapping->memberSchedules[0]);
   EXPECT_ISL_EQ(isl::union_map(ctx(), "[ni, nj, nk] -> { S0[i, j, k] -> [j] }")
                     .intersect_domain(scop->domain()),
-                kernel.memberSchedules[1]);
+                kernel.mapping->memberSchedules[1]);
   EXPECT_ISL_EQ(scop->domain(), kernel.instances);
   EXPECT_EQ((std::vector<unsigned>{0, 1, 2}), kernel.arrays);
   EXPECT_EQ((std::vector<std::string>{"S0"}), kernel.statements);
@@ -85,6 +86,12 @@ TEST_F(GpuMappingTest, GemmIsOneKernelWithTwoMappedMembers) {
   // Launches are user nodes named after the kernel's mark.
   EXPECT_EQ("S0", kernel.name);
   EXPECT_EQ("S0", kernel.mark.name());
+  // The mark carries the kernel's mapping record, the one Kernel reads.
+  std::optional<polyhedral::KernelMark> mark =
+      kernel.mark.try_user<polyhedral::KernelMark>();
+  ASSERT_TRUE(mark.has_value());
+  EXPECT_EQ(0u, mark->kernel);
+  EXPECT_EQ(kernel.mapping.get(), mark->mapping.get());
   EXPECT_NE(std::string::npos, program.host.to_C_str().find("S0("))
       << program.host.to_C_str();
   ASSERT_FALSE(kernel.ast.is_null());
@@ -158,7 +165,8 @@ TEST_F(GpuMappingTest, BlockSizesByStableName) {
   options.mapping.blockSizes["S0"] = {64, 2};
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
-  EXPECT_EQ((std::vector<unsigned>{2, 64}), program.kernels[0].blockSize);
+  EXPECT_EQ((std::vector<unsigned>{2, 64}),
+            program.kernels[0].mapping->blockSize);
 }
 
 TEST_F(GpuMappingTest, BlockSizeOverridesAreInHardwareOrder) {
@@ -167,8 +175,10 @@ TEST_F(GpuMappingTest, BlockSizeOverridesAreInHardwareOrder) {
   options.mapping.blockSizes["kernel0"] = {16, 4}; // x = 16, y = 4
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
-  EXPECT_EQ((std::vector<unsigned>{4, 16}), program.kernels[0].blockSize);
-  EXPECT_EQ((std::vector<unsigned>{1, 0}), program.kernels[0].hardwareDim);
+  EXPECT_EQ((std::vector<unsigned>{4, 16}),
+            program.kernels[0].mapping->blockSize);
+  EXPECT_EQ((std::vector<unsigned>{1, 0}),
+            program.kernels[0].mapping->hardwareDim);
 }
 
 TEST_F(GpuMappingTest, MissingAndZeroBlockSizesBecomeOne) {
@@ -177,7 +187,8 @@ TEST_F(GpuMappingTest, MissingAndZeroBlockSizesBecomeOne) {
   options.mapping.blockSizes["kernel0"] = {0};
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
-  EXPECT_EQ((std::vector<unsigned>{1, 1}), program.kernels[0].blockSize);
+  EXPECT_EQ((std::vector<unsigned>{1, 1}),
+            program.kernels[0].mapping->blockSize);
 }
 
 TEST_F(GpuMappingTest, OverridesOfOtherKernelsAreIgnored) {
@@ -188,7 +199,8 @@ TEST_F(GpuMappingTest, OverridesOfOtherKernelsAreIgnored) {
   options.mapping.default2D = {64, 2};
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
-  EXPECT_EQ((std::vector<unsigned>{2, 64}), program.kernels[0].blockSize);
+  EXPECT_EQ((std::vector<unsigned>{2, 64}),
+            program.kernels[0].mapping->blockSize);
 }
 
 TEST_F(GpuMappingTest, ThreeParallelLoopsMapToZYX) {
@@ -196,10 +208,10 @@ TEST_F(GpuMappingTest, ThreeParallelLoopsMapToZYX) {
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
   const Kernel &kernel = program.kernels[0];
-  EXPECT_EQ(3u, kernel.numMapped);
-  EXPECT_EQ(0u, kernel.hostDepth);
-  EXPECT_EQ((std::vector<unsigned>{2, 1, 0}), kernel.hardwareDim);
-  EXPECT_EQ((std::vector<unsigned>{2, 4, 32}), kernel.blockSize);
+  EXPECT_EQ(3u, kernel.mapping->numMapped);
+  EXPECT_EQ(0u, kernel.mapping->hostDepth);
+  EXPECT_EQ((std::vector<unsigned>{2, 1, 0}), kernel.mapping->hardwareDim);
+  EXPECT_EQ((std::vector<unsigned>{2, 4, 32}), kernel.mapping->blockSize);
 }
 
 TEST_F(GpuMappingTest, SequentialScopIsOneKernelWithoutMappedMembers) {
@@ -207,10 +219,10 @@ TEST_F(GpuMappingTest, SequentialScopIsOneKernelWithoutMappedMembers) {
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
   const Kernel &kernel = program.kernels[0];
-  EXPECT_EQ(0u, kernel.numMapped);
-  EXPECT_EQ(0u, kernel.hostDepth);
-  EXPECT_TRUE(kernel.blockSize.empty());
-  EXPECT_TRUE(kernel.memberSchedules.empty());
+  EXPECT_EQ(0u, kernel.mapping->numMapped);
+  EXPECT_EQ(0u, kernel.mapping->hostDepth);
+  EXPECT_TRUE(kernel.mapping->blockSize.empty());
+  EXPECT_TRUE(kernel.mapping->memberSchedules.empty());
   EXPECT_ISL_EQ(scop->domain(), kernel.instances);
   ASSERT_FALSE(kernel.ast.is_null());
 }
@@ -219,8 +231,8 @@ TEST_F(GpuMappingTest, RecurrenceIsOneSingleThreadKernel) {
   auto scop = recurrenceScop(ctx());
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size()) << describe(program);
-  EXPECT_EQ(0u, program.kernels[0].numMapped);
-  EXPECT_EQ(0u, program.kernels[0].hostDepth);
+  EXPECT_EQ(0u, program.kernels[0].mapping->numMapped);
+  EXPECT_EQ(0u, program.kernels[0].mapping->hostDepth);
 }
 
 TEST_F(GpuMappingTest, TimeLoopStaysOnTheHost) {
@@ -229,8 +241,8 @@ TEST_F(GpuMappingTest, TimeLoopStaysOnTheHost) {
   ASSERT_FALSE(program.kernels.empty()) << describe(program);
   isl::union_set covered = isl::union_set::empty(ctx());
   for (const Kernel &kernel : program.kernels) {
-    EXPECT_EQ(1u, kernel.hostDepth) << describe(program);
-    EXPECT_GE(kernel.numMapped, 1u) << describe(program);
+    EXPECT_EQ(1u, kernel.mapping->hostDepth) << describe(program);
+    EXPECT_GE(kernel.mapping->numMapped, 1u) << describe(program);
     covered = covered.unite(kernel.instances);
     // The host iterator c0 is a parameter of the kernel's instances.
     isl::set params = isl::manage(isl_union_set_params(kernel.domain.copy()));
@@ -251,8 +263,8 @@ TEST_F(GpuMappingTest, KernelsPartitionTheInstances) {
     EXPECT_TRUE(covered.intersect(kernel.instances).is_empty())
         << describe(program);
     covered = covered.unite(kernel.instances);
-    EXPECT_EQ(kernel.blockSize.size(), kernel.numMapped);
-    EXPECT_EQ(kernel.hardwareDim.size(), kernel.numMapped);
+    EXPECT_EQ(kernel.mapping->blockSize.size(), kernel.mapping->numMapped);
+    EXPECT_EQ(kernel.mapping->hardwareDim.size(), kernel.mapping->numMapped);
   }
   EXPECT_ISL_EQ(scop->domain(), covered);
 }

@@ -388,9 +388,9 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   GpuProgram staged = runGpuPipeline(*source, options);
   ASSERT_EQ(1u, staged.kernels.size());
   const Kernel &kernel = staged.kernels[0];
-  ASSERT_EQ(2u, kernel.numMapped);
-  EXPECT_EQ(0u, kernel.hardwareDim[0]); // i on threadIdx.x
-  EXPECT_EQ(1u, kernel.hardwareDim[1]);
+  ASSERT_EQ(2u, kernel.mapping->numMapped);
+  EXPECT_EQ(0u, kernel.mapping->hardwareDim[0]); // i on threadIdx.x
+  EXPECT_EQ(1u, kernel.mapping->hardwareDim[1]);
   const polyhedral::SharedTile *a = tileOf(staged, "A");
   ASSERT_NE(nullptr, a) << int(kernel.noShared.why);
   EXPECT_TRUE(a->forCoalescing);
@@ -406,8 +406,8 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   GpuProgram fitted = runGpuPipeline(*source, PipelineOptions());
   ASSERT_EQ(1u, fitted.kernels.size());
   const Kernel &four = fitted.kernels[0];
-  EXPECT_EQ((std::vector<unsigned>{32, 8}), four.blockSize);
-  EXPECT_EQ((std::vector<unsigned>{1, 4}), four.registerTile);
+  EXPECT_EQ((std::vector<unsigned>{32, 8}), four.mapping->blockSize);
+  EXPECT_EQ((std::vector<unsigned>{1, 4}), four.mapping->registerTile);
   EXPECT_FALSE(four.jamPoints);
   const polyhedral::SharedTile *fittedA = tileOf(fitted, "A");
   ASSERT_NE(nullptr, fittedA) << int(four.noShared.why);
@@ -420,9 +420,9 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   auto across = transposeScop(ctx(), "j, i");
   GpuProgram copy = runGpuPipeline(*across, PipelineOptions());
   ASSERT_EQ(1u, copy.kernels.size());
-  EXPECT_EQ(0u, copy.kernels[0].hardwareDim[0]); // i on threadIdx.x
+  EXPECT_EQ(0u, copy.kernels[0].mapping->hardwareDim[0]); // i on threadIdx.x
   EXPECT_TRUE(copy.kernels[0].sharedTiles.empty());
-  EXPECT_EQ((std::vector<unsigned>{32, 8}), copy.kernels[0].blockSize);
+  EXPECT_EQ((std::vector<unsigned>{32, 8}), copy.kernels[0].mapping->blockSize);
 
   PipelineOptions off;
   off.stageUncoalesced = polyhedral::StageUncoalesced::Off;
@@ -430,7 +430,7 @@ TEST_F(MemoryPromotionTest, TranspositionWritesCoalescedAndStagesItsRead) {
   off.mapping.fitDefaults = false;
   GpuProgram plain = runGpuPipeline(*source, off);
   ASSERT_EQ(1u, plain.kernels.size());
-  EXPECT_EQ(1u, plain.kernels[0].hardwareDim[0]); // j on threadIdx.x
+  EXPECT_EQ(1u, plain.kernels[0].mapping->hardwareDim[0]); // j on threadIdx.x
   EXPECT_TRUE(plain.kernels[0].sharedTiles.empty());
 }
 

@@ -68,12 +68,12 @@ TEST_F(RegisterTileTest, OnByDefaultAndOffOnRequest) {
   auto scop = squareGemm(ctx(), 2048);
   GpuProgram program = runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_TRUE(program.kernels[0].registerTiled());
+  EXPECT_TRUE(program.kernels[0].mapping->registerTiled());
   PipelineOptions off;
   off.mapping.registerTiles = false;
   GpuProgram plain = runGpuPipeline(*scop, off);
   ASSERT_EQ(1u, plain.kernels.size());
-  EXPECT_FALSE(plain.kernels[0].registerTiled());
+  EXPECT_FALSE(plain.kernels[0].mapping->registerTiled());
   EXPECT_EQ(Why::Off, plain.kernels[0].registerTileDecision.why);
 }
 
@@ -83,10 +83,10 @@ TEST_F(RegisterTileTest, GemmGetsFourByFourPointsPerThread) {
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
   // i on y (8 threads), j on x (32): tiles of 32 x 128 points.
-  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.blockSize);
-  EXPECT_EQ((std::vector<unsigned>{4, 4}), kernel.registerTile);
-  EXPECT_EQ(32u, kernel.tileSize(0));
-  EXPECT_EQ(128u, kernel.tileSize(1));
+  EXPECT_EQ((std::vector<unsigned>{8, 32}), kernel.mapping->blockSize);
+  EXPECT_EQ((std::vector<unsigned>{4, 4}), kernel.mapping->registerTile);
+  EXPECT_EQ(32u, kernel.mapping->tileSize(0));
+  EXPECT_EQ(128u, kernel.mapping->tileSize(1));
   EXPECT_EQ(Why::Tiled, kernel.registerTileDecision.why);
   EXPECT_EQ((std::vector<unsigned>{4, 4}), kernel.registerTileDecision.tile);
   // A block's shared tiles cover its tile: A 32 x 32, B 32 x 128.
@@ -143,7 +143,7 @@ TEST_F(RegisterTileTest, ShrinksForASmallSpace) {
   auto scop = squareGemm(ctx(), 1024);
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_FALSE(program.kernels[0].registerTiled());
+  EXPECT_FALSE(program.kernels[0].mapping->registerTiled());
   EXPECT_EQ(Why::TooFewBlocks, program.kernels[0].registerTileDecision.why);
   // 1536 x 2048 (i x j): 4 x 4 points give 16 x 48 = 768 blocks, one row
   // short of 792; 4 x 2 (y halved) give 1,536.
@@ -153,8 +153,8 @@ TEST_F(RegisterTileTest, ShrinksForASmallSpace) {
   GpuProgram more = runGpuPipeline(*scop2, tiled());
   ASSERT_EQ(1u, more.kernels.size());
   const Kernel &kernel = more.kernels[0];
-  EXPECT_EQ(4u, kernel.registerTile[1]); // j, on x
-  EXPECT_EQ(2u, kernel.registerTile[0]); // i, on y
+  EXPECT_EQ(4u, kernel.mapping->registerTile[1]); // j, on x
+  EXPECT_EQ(2u, kernel.mapping->registerTile[0]); // i, on y
 }
 
 TEST_F(RegisterTileTest, WiderTilesForFourByteAccumulators) {
@@ -164,21 +164,24 @@ TEST_F(RegisterTileTest, WiderTilesForFourByteAccumulators) {
     array.type = polyhedral::ElemType::Float;
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_EQ(8u, program.kernels[0].registerTile[0]); // i, on y
-  EXPECT_EQ(8u, program.kernels[0].registerTile[1]); // j, on x
+  EXPECT_EQ(8u, program.kernels[0].mapping->registerTile[0]); // i, on y
+  EXPECT_EQ(8u, program.kernels[0].mapping->registerTile[1]); // j, on x
   // fp64 at 4096: 4 x 8 (x, y), 128 x 64 per block, 2,048 blocks.
   auto doubles = squareGemm(ctx(), 4096);
   GpuProgram fp64 = runGpuPipeline(*doubles, tiled());
-  EXPECT_EQ((std::vector<unsigned>{8, 4}), fp64.kernels[0].registerTile);
+  EXPECT_EQ((std::vector<unsigned>{8, 4}),
+            fp64.kernels[0].mapping->registerTile);
   // At 2048 neither has enough blocks for its wider tile: 4 x 4.
   auto small = squareGemm(ctx(), 2048);
   GpuProgram fp64Small = runGpuPipeline(*small, tiled());
-  EXPECT_EQ((std::vector<unsigned>{4, 4}), fp64Small.kernels[0].registerTile);
+  EXPECT_EQ((std::vector<unsigned>{4, 4}),
+            fp64Small.kernels[0].mapping->registerTile);
   auto smallFloat = squareGemm(ctx(), 2048);
   for (polyhedral::Array &array : smallFloat->arrays)
     array.type = polyhedral::ElemType::Float;
   GpuProgram fp32Small = runGpuPipeline(*smallFloat, tiled());
-  EXPECT_EQ((std::vector<unsigned>{4, 4}), fp32Small.kernels[0].registerTile);
+  EXPECT_EQ((std::vector<unsigned>{4, 4}),
+            fp32Small.kernels[0].mapping->registerTile);
 }
 
 TEST_F(RegisterTileTest, NotForATriangle) {
@@ -197,7 +200,7 @@ TEST_F(RegisterTileTest, NotForATriangle) {
       isl::union_map(ctx(), "{ S0[i, j, k] -> [0, i, 0, j, 0, k, 0] }");
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_FALSE(program.kernels[0].registerTiled());
+  EXPECT_FALSE(program.kernels[0].mapping->registerTiled());
   EXPECT_EQ(Why::NotRectangle, program.kernels[0].registerTileDecision.why);
 }
 
@@ -234,10 +237,10 @@ TEST_F(RegisterTileTest, AWeightedStencilGetsConsecutiveRows) {
   const Kernel &kernel = program.kernels[0];
   EXPECT_TRUE(kernel.blockedPoints);
   EXPECT_FALSE(kernel.jamPoints);
-  ASSERT_EQ(2u, kernel.registerTile.size());
-  unsigned y = kernel.hardwareDim[0] == 1 ? 0 : 1;
-  EXPECT_EQ(4u, kernel.registerTile[y]);
-  EXPECT_EQ(1u, kernel.registerTile[1 - y]);
+  ASSERT_EQ(2u, kernel.mapping->registerTile.size());
+  unsigned y = kernel.mapping->hardwareDim[0] == 1 ? 0 : 1;
+  EXPECT_EQ(4u, kernel.mapping->registerTile[y]);
+  EXPECT_EQ(1u, kernel.mapping->registerTile[1 - y]);
   EXPECT_EQ(Why::StencilPoints, kernel.registerTileDecision.why);
   ASSERT_EQ(1u, kernel.neighbourhoods.size());
   EXPECT_EQ("A", scop->arrays[kernel.neighbourhoods[0]].name);
@@ -248,7 +251,7 @@ TEST_F(RegisterTileTest, NoConsecutiveRowsForFewBlocks) {
   auto scop = weightedStencil(ctx(), 256, 64);
   GpuProgram program = runGpuPipeline(*scop, tiled());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_FALSE(program.kernels[0].registerTiled());
+  EXPECT_FALSE(program.kernels[0].mapping->registerTiled());
   EXPECT_EQ(Why::StencilTooFewBlocks,
             program.kernels[0].registerTileDecision.why);
 }
@@ -259,7 +262,8 @@ TEST_F(RegisterTileTest, RequestedSizes) {
   options.mapping.registerTile = {2, 4}; // x, y
   GpuProgram program = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_EQ((std::vector<unsigned>{4, 2}), program.kernels[0].registerTile);
+  EXPECT_EQ((std::vector<unsigned>{4, 2}),
+            program.kernels[0].mapping->registerTile);
   EXPECT_EQ(8u, program.kernels[0].accumulators.at(0).slots);
 }
 
@@ -268,14 +272,14 @@ TEST_F(RegisterTileTest, NotWithoutAnAccumulatorOrReuse) {
   auto stencil = jacobiScop(ctx());
   GpuProgram program = runGpuPipeline(*stencil, tiled());
   for (const Kernel &kernel : program.kernels)
-    EXPECT_FALSE(kernel.registerTiled()) << kernel.name;
+    EXPECT_FALSE(kernel.mapping->registerTiled()) << kernel.name;
   // Registers off: no register tiles either.
   auto scop = squareGemm(ctx(), 2048);
   PipelineOptions options = tiled();
   options.registers = false;
   GpuProgram plain = runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, plain.kernels.size());
-  EXPECT_FALSE(plain.kernels[0].registerTiled());
+  EXPECT_FALSE(plain.kernels[0].mapping->registerTiled());
 }
 
 } // namespace

@@ -77,14 +77,14 @@ std::vector<std::string> numbered(const std::string &prefix, unsigned n) {
 }
 
 /// `{ [g0, g1, ...] -> [b0, b1, ...] }` from the kernel's block indices as
-/// functions of its grid position (Kernel::blockOfGrid).
+/// functions of its grid position (KernelMapping::blockOfGrid).
 isl::map gridToBlocks(const Kernel &kernel) {
-  std::vector<std::string> grid = numbered("g", kernel.numMapped);
-  std::vector<std::string> blocks = numbered("b", kernel.numMapped);
-  isl::space space = kernel.blockOfGrid[0].get_space().domain();
+  std::vector<std::string> grid = numbered("g", kernel.mapping->numMapped);
+  std::vector<std::string> blocks = numbered("b", kernel.mapping->numMapped);
+  isl::space space = kernel.mapping->blockOfGrid[0].get_space().domain();
   isl::set points = isl::set::universe(space);
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
-    points = points.intersect(kernel.blockOfGrid[d].eq_set(
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
+    points = points.intersect(kernel.mapping->blockOfGrid[d].eq_set(
         polyhedral::paramOn(space, blocks[d])));
   isl::map map = isl::manage(
       isl_map_from_domain(isl_set_from_params(points.release())));
@@ -105,8 +105,8 @@ isl::union_set filterBelow(const isl::schedule_node &mark, unsigned steps) {
 isl::union_map executedBy(const GpuProgram &program) {
   const Kernel &kernel = program.kernels[0];
   isl::schedule_node mark = program.schedule.get_root().child(0);
-  std::vector<std::string> bt = numbered("b", kernel.numMapped);
-  for (const std::string &t : numbered("t", kernel.numMapped))
+  std::vector<std::string> bt = numbered("b", kernel.mapping->numMapped);
+  for (const std::string &t : numbered("t", kernel.mapping->numMapped))
     bt.push_back(t);
   isl::union_set both = filterBelow(mark, 1).intersect(filterBelow(mark, 5));
   isl::union_map toBlockThread = isl::union_map::empty(both.ctx());
@@ -114,10 +114,10 @@ isl::union_map executedBy(const GpuProgram &program) {
     toBlockThread = toBlockThread.unite(isl::union_map(paramsToDims(
         isl::manage(isl_map_from_domain(piece.copy())), isl_dim_out, bt)));
   std::string id = "{ [";
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
     id += std::string(d ? ", " : "") + "t" + std::to_string(d);
   id += "] -> [";
-  for (unsigned d = 0; d < kernel.numMapped; ++d)
+  for (unsigned d = 0; d < kernel.mapping->numMapped; ++d)
     id += std::string(d ? ", " : "") + "t" + std::to_string(d);
   id += "] }";
   isl::map threads(both.ctx(), id);
@@ -215,8 +215,8 @@ TEST_F(ThreadOrderTest, LinearIsTheDefault) {
   auto scop = copy2dScop(ctx(), 16, 200);
   GpuProgram program = polyhedral::runGpuPipeline(*scop, PipelineOptions());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_FALSE(program.kernels[0].order.column);
-  EXPECT_TRUE(program.kernels[0].blockOfGrid.empty());
+  EXPECT_FALSE(program.kernels[0].mapping->order.column);
+  EXPECT_TRUE(program.kernels[0].mapping->blockOfGrid.empty());
 }
 
 // 16 x 200 with blocks of 8 x 32: 2 rows of 7 blocks. Columns of 64
@@ -227,9 +227,9 @@ TEST_F(ThreadOrderTest, ColumnsOfTwoBlocksWithANarrowLastColumn) {
       polyhedral::runGpuPipeline(*scop, columnOptions(64, false));
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
-  ASSERT_TRUE(kernel.order.column);
-  EXPECT_EQ(2u, kernel.order.widthBlocks);
-  EXPECT_EQ(64u, kernel.order.width);
+  ASSERT_TRUE(kernel.mapping->order.column);
+  EXPECT_EQ(2u, kernel.mapping->order.widthBlocks);
+  EXPECT_EQ(64u, kernel.mapping->order.width);
   // Grid: x = 2 blocks * 2 rows, y = 4 columns.
   expectBijection(program, 4, 4);
   EXPECT_EQ(expectedOrder(7, 2, 2, false), launchOrder(kernel, 4, 4, 7));
@@ -250,9 +250,9 @@ TEST_F(ThreadOrderTest, ZigzagReversesOddRowsInsideAColumn) {
       polyhedral::runGpuPipeline(*scop, columnOptions(96, true));
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
-  ASSERT_TRUE(kernel.order.column);
-  EXPECT_TRUE(kernel.order.zigzag);
-  EXPECT_EQ(3u, kernel.order.widthBlocks);
+  ASSERT_TRUE(kernel.mapping->order.column);
+  EXPECT_TRUE(kernel.mapping->order.zigzag);
+  EXPECT_EQ(3u, kernel.mapping->order.widthBlocks);
   // 4 rows of 7 blocks; columns of 3: 3 + 3 + 1. Grid x = 3 * 4, y = 3.
   expectBijection(program, 12, 3);
   std::vector<std::pair<long, long>> order = launchOrder(kernel, 12, 3, 7);
@@ -268,10 +268,10 @@ TEST_F(ThreadOrderTest, WidthRoundsUpToWholeBlocks) {
   GpuProgram program =
       polyhedral::runGpuPipeline(*scop, columnOptions(40, false));
   const Kernel &kernel = program.kernels[0];
-  ASSERT_TRUE(kernel.order.column);
-  EXPECT_EQ(2u, kernel.order.widthBlocks);
-  EXPECT_EQ(64u, kernel.order.width);
-  EXPECT_EQ(40u, kernel.order.requestedWidth);
+  ASSERT_TRUE(kernel.mapping->order.column);
+  EXPECT_EQ(2u, kernel.mapping->order.widthBlocks);
+  EXPECT_EQ(64u, kernel.mapping->order.width);
+  EXPECT_EQ(40u, kernel.mapping->order.requestedWidth);
   expectBijection(program, 4, 4);
 }
 
@@ -280,7 +280,7 @@ TEST_F(ThreadOrderTest, WidthOfOneBlockIsOneBlockColumn) {
   GpuProgram program =
       polyhedral::runGpuPipeline(*scop, columnOptions(32, false));
   const Kernel &kernel = program.kernels[0];
-  EXPECT_EQ(1u, kernel.order.widthBlocks);
+  EXPECT_EQ(1u, kernel.mapping->order.widthBlocks);
   // 3 rows of 4 blocks: each column is one block wide, 3 high.
   expectBijection(program, 3, 4);
   EXPECT_EQ(expectedOrder(4, 3, 1, false), launchOrder(kernel, 3, 4, 4));
@@ -291,7 +291,7 @@ TEST_F(ThreadOrderTest, OneParallelDimensionStaysLinear) {
   GpuProgram program =
       polyhedral::runGpuPipeline(*scop, columnOptions(64, false));
   for (const Kernel &kernel : program.kernels)
-    EXPECT_FALSE(kernel.order.column);
+    EXPECT_FALSE(kernel.mapping->order.column);
 }
 
 TEST_F(ThreadOrderTest, GemmBandIsColumnThenPosition) {
@@ -330,8 +330,8 @@ TEST_F(ThreadOrderTest, ThreeMappedMembersKeepZ) {
       polyhedral::runGpuPipeline(*scop, columnOptions(64, false));
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
-  ASSERT_EQ(3u, kernel.numMapped);
-  ASSERT_TRUE(kernel.order.column);
+  ASSERT_EQ(3u, kernel.mapping->numMapped);
+  ASSERT_TRUE(kernel.mapping->order.column);
   isl::union_map executed = executedBy(program);
   EXPECT_TRUE(executed.is_single_valued());
   EXPECT_TRUE(executed.is_injective());
@@ -374,21 +374,21 @@ TEST_F(ThreadOrderTest, AutoChoosesColumnsForMatmul) {
   GpuProgram program = polyhedral::runGpuPipeline(*scop, autoOptions());
   ASSERT_EQ(1u, program.kernels.size());
   const Kernel &kernel = program.kernels[0];
-  EXPECT_TRUE(kernel.order.automatic);
-  ASSERT_TRUE(kernel.order.column);
-  EXPECT_EQ(64u, kernel.order.width);
-  EXPECT_DOUBLE_EQ(4.0 * 1024 * 1024, kernel.order.linearFootprint);
-  EXPECT_DOUBLE_EQ(256.0 * 1024, kernel.order.columnFootprint);
-  EXPECT_EQ(ThreadOrder::Why::ColumnL1, kernel.order.why);
-  EXPECT_EQ(std::vector<std::string>{"B (S0)"}, kernel.order.references);
+  EXPECT_TRUE(kernel.mapping->order.automatic);
+  ASSERT_TRUE(kernel.mapping->order.column);
+  EXPECT_EQ(64u, kernel.mapping->order.width);
+  EXPECT_DOUBLE_EQ(4.0 * 1024 * 1024, kernel.mapping->order.linearFootprint);
+  EXPECT_DOUBLE_EQ(256.0 * 1024, kernel.mapping->order.columnFootprint);
+  EXPECT_EQ(ThreadOrder::Why::ColumnL1, kernel.mapping->order.why);
+  EXPECT_EQ(std::vector<std::string>{"B (S0)"},
+            kernel.mapping->order.references);
 }
 
 TEST_F(ThreadOrderTest, AutoKeepsSmallMatmulLinear) {
   // 64 x 64: B is 16 KiB, it stays in L1 in linear order.
   auto scop = matmulScop(ctx(), 64);
   GpuProgram program = polyhedral::runGpuPipeline(*scop, autoOptions());
-  EXPECT_FALSE(program.kernels[0].order.column)
-     ;
+  EXPECT_FALSE(program.kernels[0].mapping->order.column);
 }
 
 /// A 3 x 3 stencil on 2048 x 2048: every reference moves with both
@@ -416,9 +416,9 @@ TEST_F(ThreadOrderTest, AutoKeepsStencilsLinear) {
   auto scop = stencilScop(ctx());
   GpuProgram program = polyhedral::runGpuPipeline(*scop, autoOptions());
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_FALSE(program.kernels[0].order.column)
-     ;
-  EXPECT_EQ(ThreadOrder::Why::NoRowReuse, program.kernels[0].order.why);
+  EXPECT_FALSE(program.kernels[0].mapping->order.column);
+  EXPECT_EQ(ThreadOrder::Why::NoRowReuse,
+            program.kernels[0].mapping->order.why);
 }
 
 TEST_F(ThreadOrderTest, AutoPutsStencilsWithLargeBlocksInColumnsOfOneBlock) {
@@ -428,7 +428,7 @@ TEST_F(ThreadOrderTest, AutoPutsStencilsWithLargeBlocksInColumnsOfOneBlock) {
   options.mapping.blockSizes["S0"] = {32, 32};
   GpuProgram program = polyhedral::runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size());
-  const polyhedral::ThreadOrder &order = program.kernels[0].order;
+  const polyhedral::ThreadOrder &order = program.kernels[0].mapping->order;
   EXPECT_TRUE(order.automatic);
   ASSERT_TRUE(order.column);
   EXPECT_EQ(32u, order.width);
@@ -445,8 +445,7 @@ TEST_F(ThreadOrderTest, AutoKeepsPointwiseKernelsWithLargeBlocksLinear) {
   options.mapping.blockSizes["S0"] = {32, 32};
   GpuProgram program = polyhedral::runGpuPipeline(*scop, options);
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_FALSE(program.kernels[0].order.column)
-     ;
+  EXPECT_FALSE(program.kernels[0].mapping->order.column);
 }
 
 } // namespace

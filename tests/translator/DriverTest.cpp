@@ -183,7 +183,7 @@ TEST_F(DriverTest, ColumnOrderGridAndPrologue) {
   std::vector<GpuProgram> programs;
   programs.push_back(
       polyhedral::runGpuPipeline(*input.regions[0].scop, column));
-  ASSERT_TRUE(programs[0].kernels[0].order.column);
+  ASSERT_TRUE(programs[0].kernels[0].mapping->order.column);
   std::string out = translator::printCudaFiles(input, std::move(programs),
                                                *translator::makeCudaTarget())
                         .device;

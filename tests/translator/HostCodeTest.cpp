@@ -111,7 +111,7 @@ TEST_F(HostCodeTest, ScalarPrologueStaysOnTheHost) {
             hostScalarNames(program));
   // One kernel, the loop's: no one-thread kernels.
   ASSERT_EQ(1u, program.kernels.size());
-  EXPECT_EQ(1u, program.kernels[0].numMapped);
+  EXPECT_EQ(1u, program.kernels[0].mapping->numMapped);
   // No device copies of the scalars.
   for (const polyhedral::Transfer &t : program.transfers)
     EXPECT_FALSE(program.isHostScalar(t.array))
@@ -135,8 +135,8 @@ TEST_F(HostCodeTest, OffTheScalarCodeRunsOnTheDevice) {
   EXPECT_TRUE(program.hostStatements.empty());
   EXPECT_TRUE(program.hostScalars.empty());
   ASSERT_EQ(2u, program.kernels.size());
-  EXPECT_EQ(0u, program.kernels[0].numMapped);
-  EXPECT_EQ(1u, program.kernels[1].numMapped);
+  EXPECT_EQ(0u, program.kernels[0].mapping->numMapped);
+  EXPECT_EQ(1u, program.kernels[1].mapping->numMapped);
   EXPECT_CONTAINS(result.text, "dev_k");
   EXPECT_LACKS(result.text, "(*(float *)k) = ");
 }
@@ -196,7 +196,7 @@ TEST_F(HostCodeTest, OneThreadKernelsThatFollowEachOtherAreOne) {
   // the other two are one kernel, not two.
   unsigned oneThread = 0;
   for (const polyhedral::Kernel &kernel : program.kernels)
-    if (kernel.numMapped == 0) {
+    if (kernel.mapping->numMapped == 0) {
       ++oneThread;
       EXPECT_EQ(2u, kernel.statements.size()) << kernel.name;
     }

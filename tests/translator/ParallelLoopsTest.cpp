@@ -52,7 +52,7 @@ protected:
   std::set<std::string> parallelLoops(const Statement &stmt) {
     std::set<std::string> loops;
     for (const polyhedral::Kernel &kernel : program.kernels) {
-      for (const isl::union_map &member : kernel.memberSchedules) {
+      for (const isl::union_map &member : kernel.mapping->memberSchedules) {
         isl::union_map mine =
             member.intersect_domain(isl::union_set(stmt.domain));
         if (mine.is_empty())
@@ -76,7 +76,7 @@ protected:
   unsigned hostDepthOf(const Statement &stmt) {
     for (const polyhedral::Kernel &kernel : program.kernels)
       if (!kernel.instances.intersect(isl::union_set(stmt.domain)).is_empty())
-        return kernel.hostDepth;
+        return kernel.mapping->hostDepth;
     ADD_FAILURE() << "no kernel runs " << stmt.name;
     return 0;
   }
@@ -134,11 +134,11 @@ TEST_F(ParallelLoopsTest, SumprodLanesShareWBesideXAndZ) {
       lanes = &kernel;
   ASSERT_NE(nullptr, lanes);
   EXPECT_EQ("w", lanes->reduction->loop);
-  ASSERT_EQ(3u, lanes->numMapped);
-  EXPECT_EQ(1u, lanes->hardwareDim[lanes->reduction->member]);
-  EXPECT_EQ(32u, lanes->sizing.chosen[0]);
-  EXPECT_EQ(1u, lanes->sizing.chosen[2]);
-  EXPECT_GE(lanes->sizing.chosen[1], 8u);
+  ASSERT_EQ(3u, lanes->mapping->numMapped);
+  EXPECT_EQ(1u, lanes->mapping->hardwareDim[lanes->reduction->member]);
+  EXPECT_EQ(32u, lanes->mapping->sizing.chosen[0]);
+  EXPECT_EQ(1u, lanes->mapping->sizing.chosen[2]);
+  EXPECT_GE(lanes->mapping->sizing.chosen[1], 8u);
   EXPECT_EQ((Loops{"x", "z"}), parallelLoops(statement("k", 2)));
 }
 
@@ -154,7 +154,7 @@ TEST_F(ParallelLoopsTest, SumprodLanesRunFourIterationsOfWTogether) {
       lanes = &kernel;
   ASSERT_NE(nullptr, lanes);
   EXPECT_EQ(4u, lanes->reduction->jam);
-  EXPECT_EQ(8u, lanes->sizing.chosen[1]);
+  EXPECT_EQ(8u, lanes->mapping->sizing.chosen[1]);
   EXPECT_EQ("f[x][y][z]", lanes->reduction->jamShared);
   // Below the thread mark and its filter: [floor(w / 32)], then [y], then
   // the unroll mark and [floor(w / 8) mod 4].

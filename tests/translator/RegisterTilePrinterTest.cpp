@@ -58,7 +58,7 @@ TEST_F(RegisterTilePrinterTest, AccumulatorIsAnArrayWithConstantIndices) {
     translator::Translation result = translate(target);
     const polyhedral::GpuProgram &program = result.regions[0].program;
     ASSERT_EQ(1u, program.kernels.size());
-    EXPECT_TRUE(program.kernels[0].registerTiled());
+    EXPECT_TRUE(program.kernels[0].mapping->registerTiled());
     const std::string &out = result.text;
     EXPECT_CONTAINS(out, "double polycuda_C_reg[4];");
     // Each unrolled copy of a point's loop fixes its iterator.
@@ -96,9 +96,9 @@ TEST_F(RegisterTilePrinterTest, GridCountsTilesNotBlocksOfThreads) {
   // y). The grid has one block per tile, no blocks without points.
   translator::Translation result = translate("cuda");
   const polyhedral::Kernel &kernel = result.regions[0].program.kernels[0];
-  ASSERT_EQ(2u, kernel.numMapped);
-  EXPECT_EQ(16u, kernel.tileSize(0));
-  EXPECT_EQ(64u, kernel.tileSize(1));
+  ASSERT_EQ(2u, kernel.mapping->numMapped);
+  EXPECT_EQ(16u, kernel.mapping->tileSize(0));
+  EXPECT_EQ(64u, kernel.mapping->tileSize(1));
   const std::string &out = result.text;
   EXPECT_CONTAINS(out, "polycuda_grid_0 = (((n - 1) / 16) + 1);");
   EXPECT_CONTAINS(out, "polycuda_grid_1 = (((n - 1) / 64) + 1);");
