@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -191,6 +192,48 @@ isl::schedule_node markParallel(isl::schedule_node node,
   for (int i = 0; i < n; ++i)
     node = markParallel(node.child(i), prefix).parent();
   return node;
+}
+
+/// The payloads of the marks of `schedule` (GpuMark), by the marks'
+/// names. A tree read back from text (on the second thread, below) has
+/// marks without payloads; these give them back (withPayloads).
+std::map<std::string, GpuMark> markPayloads(const isl::schedule &schedule) {
+  std::map<std::string, GpuMark> payloads;
+  if (schedule.is_null())
+    return payloads;
+  schedule.get_root().foreach_descendant_top_down(
+      [&](const isl::schedule_node &node) {
+        if (!node.isa<isl::schedule_node_mark>())
+          return true;
+        isl::id id = markId(node);
+        if (std::optional<GpuMark> payload = gpuMarkOf(id)) {
+          auto [at, added] = payloads.emplace(id.name(), *payload);
+          POLYCUDA_CHECK(added || (at->second.kind == payload->kind &&
+                                   at->second.extents == payload->extents &&
+                                   at->second.loop == payload->loop))
+              << "two marks named " << id.name();
+        }
+        return true;
+      });
+  return payloads;
+}
+
+/// `schedule` with each mark named in `payloads` given that payload.
+isl::schedule withPayloads(const isl::schedule &schedule,
+                           const std::map<std::string, GpuMark> &payloads) {
+  if (schedule.is_null() || payloads.empty())
+    return schedule;
+  isl::ctx ctx = schedule.ctx();
+  return schedule.get_root()
+      .map_descendant_bottom_up([&](isl::schedule_node node) {
+        if (!node.isa<isl::schedule_node_mark>())
+          return node;
+        auto found = payloads.find(markId(node).name());
+        if (found == payloads.end())
+          return node;
+        return deleteNode(node).insert_mark(gpuMark(ctx, found->second));
+      })
+      .get_schedule();
 }
 
 /// Forgets the promotions of a kernel whose AST was built without them
@@ -524,12 +567,16 @@ public:
       : kernels(kernels), asts(kernels.size()) {
     for (Kernel *kernel : kernels) {
       KernelCheck check = kernelCheck(program, *kernel, order);
+      std::map<std::string, GpuMark> payloads =
+          markPayloads(trees[kernel->id]);
+      payloads.merge(markPayloads(kernel->deviceTree));
       jobs.push_back(
           {toString(trees[kernel->id]),
            kernel->deviceTree.is_null() ? std::string()
                                         : toString(kernel->deviceTree),
            toString(kernel->context), kernel->mapping->numMapped, false,
-           toString(check.domain), toString(check.deps), check.threadParams});
+           toString(check.domain), toString(check.deps), check.threadParams,
+           std::move(payloads)});
     }
     if (jobs.empty())
       return;
@@ -541,12 +588,18 @@ public:
           KernelCheck check{isl::union_set(isl::ctx(ctx), jobs[i].domain),
                             isl::union_map(isl::ctx(ctx), jobs[i].deps),
                             jobs[i].threadParams};
+          // (Read back from text, the trees' marks need their payloads:
+          // the printer unrolls a register tile's points by them.)
           isl::schedule promoted;
           if (!jobs[i].promoted.empty())
-            promoted = isl::schedule(isl::ctx(ctx), jobs[i].promoted);
+            promoted = withPayloads(
+                isl::schedule(isl::ctx(ctx), jobs[i].promoted),
+                jobs[i].payloads);
           asts[i] = buildKernelAst(
               isl::set(isl::ctx(ctx), jobs[i].context), promoted,
-              isl::schedule(isl::ctx(ctx), jobs[i].schedule), prefix,
+              withPayloads(isl::schedule(isl::ctx(ctx), jobs[i].schedule),
+                           jobs[i].payloads),
+              prefix,
               jobs[i].tiles, check, jobs[i].dropped);
         }
       } catch (...) {
@@ -592,6 +645,8 @@ private:
     bool dropped;
     std::string domain, deps; ///< KernelCheck's
     std::vector<std::string> threadParams;
+    /// The payloads of the trees' marks (markPayloads).
+    std::map<std::string, GpuMark> payloads;
   };
   std::vector<Kernel *> kernels;
   std::vector<Job> jobs;

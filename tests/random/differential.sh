@@ -115,6 +115,12 @@ if [ "${1:-}" = "--one" ]; then
     # translation to its cheapest fallbacks (-v prints `fallback: cpu budget`).
     fell=$(grep -c 'fallback: cpu budget' "translate.$t.log")
     echo "$seed $t $(( ($(date +%s%N) - tstart) / 1000000 )) $fell" > "$work/times/$seed.$t"
+    # A check of polycuda's own that failed is a bug, even where the
+    # driver's retry printed right code (the scop on one thread).
+    if grep -q 'internal compiler error' "translate.$t.log"; then
+      record "$t" fail "polycuda failed its own check: $(grep -m1 'internal compiler error' "translate.$t.log" | cut -c1-300)"
+      continue
+    fi
     if [ $rc -ne 0 ]; then
       if [ $rc -eq 1 ] && grep -q 'error:' "translate.$t.log"; then
         record "$t" refused "$(grep -m1 'error:' "translate.$t.log" | cut -c1-200)"

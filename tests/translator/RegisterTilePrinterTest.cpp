@@ -3,7 +3,8 @@
 // gemm through translate() with register tiles (--register-tile=2x2): the
 // accumulator is an array of one register per point, every index into it
 // is built from constants (the printer unrolls the points' loops, so nvcc
-// keeps the array in registers), and the same holds for OpenCL; the test
+// keeps the array in registers), and the same holds for OpenCL, also for
+// a kernel whose AST the second thread builds; the test
 // of a full tile goes around the loop over k, which CUDA bounds in
 // registers and partly unrolls; A's shared tile holds alpha * A.
 //
@@ -37,10 +38,27 @@ void gemm(int n, double alpha, double C[512][512], double A[512][512],
       << "missing '" << (piece) << "' in:\n"                                   \
       << (text)
 
+/// Two accumulators of one loop nest: two kernels, whose ASTs are built on
+/// two threads (generateGpuAsts).
+const char *kTwoKernels = R"(
+void two(int n, int m, int k, double D[n][m], double E[n][m],
+         double A[n][k], double B[k][m]) {
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      for (int p = 0; p < k; p++) {
+        D[i][j] -= A[i][p] * B[p][j];
+        E[i][j] += A[i][p] * A[i][p] * B[p][j];
+      }
+#pragma endscop
+}
+)";
+
 class RegisterTilePrinterTest : public IslTest {
 protected:
-  translator::Translation translate(const std::string &target) {
-    EXPECT_TRUE(translator::parseCode(kGemm, "g.c", FrontendOptions{}, ctx(),
+  translator::Translation translate(const std::string &target,
+                                    const char *code = kGemm) {
+    EXPECT_TRUE(translator::parseCode(code, "g.c", FrontendOptions{}, ctx(),
                                       input));
     translator::TranslationOptions options;
     options.target = target;
@@ -88,6 +106,29 @@ TEST_F(RegisterTilePrinterTest, AccumulatorIsAnArrayWithConstantIndices) {
     }
     // Loads, updates and stores of the four registers.
     EXPECT_GE(uses, 3u) << out;
+  }
+}
+
+// The kernel whose AST the second thread builds reads its tree back from
+// text: its unroll marks get their payloads again, so the printer unrolls
+// its points too (it failed its own check on a register without an index,
+// and the driver's retry put the scop on one thread).
+TEST_F(RegisterTilePrinterTest, EveryKernelUnrollsItsPoints) {
+  for (const std::string target : {"cuda", "opencl"}) {
+    translator::Translation result = translate(target, kTwoKernels);
+    const polyhedral::GpuProgram &program = result.regions[0].program;
+    EXPECT_FALSE(program.scheduleIsFallback());
+    ASSERT_EQ(2u, program.kernels.size()) << target;
+    for (const polyhedral::Kernel &kernel : program.kernels)
+      EXPECT_TRUE(kernel.mapping->registerTiled()) << kernel.name;
+    for (const char *array : {"D", "E"}) {
+      std::string reg = std::string("polycuda_") + array + "_reg";
+      EXPECT_CONTAINS(result.text, "double " + reg + "[4];");
+      // Indexed by the unrolled copies' constant iterators.
+      EXPECT_TRUE(std::regex_search(result.text,
+                                    std::regex(reg + R"(\[[^\]]*k[0-9])")))
+          << reg << " in " << target;
+    }
   }
 }
 
