@@ -54,11 +54,12 @@ struct PipelineOptions {
   /// driver enables it for CUDA only).
   PersistentOptions persistent;
   /// Run no dependence analysis: every scop keeps its original order on
-  /// one thread (the driver's retry after isl crashed).
+  /// one thread (the driver's retry after isl failed or the translation
+  /// crashed).
   bool skipDependences = false;
   /// Why skipDependences is set, for the report.
   std::string skipReason = "the dependence analysis was not run (isl "
-                           "crashed in it)";
+                           "failed in it)";
   /// isl operations the dependence analysis of a scop may spend
   /// (--dependence-max-operations; DependenceCache::maxOperations).
   unsigned long dependenceMaxOperations = kDependenceOperationLimit;

@@ -185,23 +185,27 @@ void fallBackOverTime(const Options &options, Settings &settings,
   settings.pipeline.makeMinimal(reason);
 }
 
-/// After isl failed (`what`: "failed (internal error above)" or "crashed
-/// (signal N)"): false when it did so without the dependence analysis (an
-/// internal error, printed when `crashed`), else true, the next try
-/// without it.
+/// After the translation failed (`what`: "isl failed (internal error
+/// above)", or "the translation crashed (signal N)", in isl or in a check
+/// of polycuda's own): false when it did so without the dependence
+/// analysis (an internal error, printed when `crashed`), else true, the
+/// next try without it.
 bool fallBackIslFailed(const Options &options, Settings &settings,
                        const std::string &what, bool crashed) {
   if (settings.pipeline.skipDependences) {
     if (crashed)
       llvm::errs() << "polycuda: internal compiler error: " << options.input
-                   << ": isl " << what << " also without the dependence "
+                   << ": " << what << " also without the dependence "
                    << "analysis\n";
     return false;
   }
-  llvm::errs() << "polycuda: warning: " << options.input << ": isl " << what
+  llvm::errs() << "polycuda: warning: " << options.input << ": " << what
                << "; translating again without the dependence analysis: "
                   "every scop keeps its original order on one thread\n";
   settings.pipeline.skipDependences = true;
+  if (crashed)
+    settings.pipeline.skipReason = "the dependence analysis was not run "
+                                   "(the translation crashed)";
   return true;
 }
 
@@ -244,7 +248,7 @@ Translated translateGuarded(const Options &options, Settings settings) {
       // below shows so too; the same remedy.
       done.rc = 1;
       if (!fallBackIslFailed(options, settings,
-                             "failed (internal error above)", false))
+                             "isl failed (internal error above)", false))
         return done;
       continue;
     }
@@ -256,7 +260,7 @@ Translated translateGuarded(const Options &options, Settings settings) {
     failed.rc = outcome.exitCode ? outcome.exitCode : 1;
     if (outcome.signal == 0 ||
         !fallBackIslFailed(options, settings,
-                           "crashed (signal " +
+                           "the translation crashed (signal " +
                                std::to_string(outcome.signal) + ")",
                            true))
       return failed;
