@@ -465,6 +465,9 @@ class Gen:
         self.structs = False
         self.struct_member = False
         self.r16 = random.Random(seed * 2796203 + 59)
+        # A matrix product, sometimes with a second accumulator in the same
+        # loop over k (seventeenth stream): Gen.matmul_nest.
+        self.r17 = random.Random(seed * 3010349 + 61)
 
     def chance(self, p):
         return self.r.random() < p
@@ -970,6 +973,7 @@ class Gen:
         lines += self.extra_shapes()
         lines += self.weighted_nest()
         lines += self.struct_nest()
+        lines += self.matmul_nest()
         lines += self.global_shapes()
         lines += self.int_shapes()
         lines += self.scoping_shapes(lines, last=True)
@@ -1002,6 +1006,31 @@ class Gen:
                 "    %s[i].w = %s * %s[i - 1].x + 0.25 * %s[i].w;" % (p, c[2], p, p),
                 "  for (i = 0; i < n; i++)",
                 "    %s = 0.75 * %s + %s * (%s[i].x - %s[i].w);" % (ref, ref, c[3], p, p)]
+
+    def matmul_nest(self):
+        """Sometimes a matrix product Mc[i][j] += c * Ma[i][k] * Mb[k][j]
+        (new arrays, Ma and Mb read-only), and half of those with a second
+        accumulator Md[i][j] -= Ma[i][k] * Mb[k][j] in the same loop over k:
+        gemm's shape, which register tiles (--register-tile) and shared
+        tiles apply to; with two accumulators, two kernels, whose ASTs are
+        built on two threads."""
+        r = self.r17
+        if r.random() >= 0.25:
+            return []
+        for name, dims in (("Ma", ["N", "M"]), ("Mb", ["M", "N"]),
+                           ("Mc", ["N", "N"])):
+            self.arrays.append((name, dims))
+        c = r.choice(["0.5", "0.25", "0.125"])
+        body = ["      Mc[i][j] += %s * Ma[i][k] * Mb[k][j];" % c]
+        if r.random() < 0.5:
+            self.arrays.append(("Md", ["N", "N"]))
+            body.append("      Md[i][j] -= Ma[i][k] * Mb[k][j];")
+        return (["  for (i = 0; i < n; i++)",
+                 "    for (j = 0; j < n; j++)",
+                 "      for (k = 0; k < m; k++)" + (" {" if len(body) > 1
+                                                      else "")] +
+                ["  " + line for line in body] +
+                (["      }"] if len(body) > 1 else []))
 
     def weighted_nest(self):
         """Sometimes a weighted stencil: sw = sum over a K x K window of a
