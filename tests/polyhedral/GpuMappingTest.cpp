@@ -97,17 +97,6 @@ TEST_F(GpuMappingTest, GemmIsOneKernelWithTwoMappedMembers) {
   ASSERT_FALSE(kernel.ast.is_null());
 }
 
-/// The node types on the path from `node` down its first children.
-std::vector<isl_schedule_node_type> spine(isl::schedule_node node) {
-  std::vector<isl_schedule_node_type> types;
-  for (;;) {
-    types.push_back(isl_schedule_node_get_type(node.get()));
-    if (isl_schedule_node_n_children(node.get()) == 0)
-      return types;
-    node = node.child(0);
-  }
-}
-
 TEST_F(GpuMappingTest, GemmKernelIsATiledSubtreeUnderItsMark) {
   auto scop = gemmScop(ctx());
   // The mapping alone: no shared tiles, no registers (MemoryPromotionTest).

@@ -146,6 +146,17 @@ newScop(isl::ctx ctx, const std::vector<std::string> &params,
 constexpr auto Read = polyhedral::Access::Kind::Read;
 constexpr auto Write = polyhedral::Access::Kind::MustWrite;
 
+/// The node types on the path from `node` down its first children.
+inline std::vector<isl_schedule_node_type> spine(isl::schedule_node node) {
+  std::vector<isl_schedule_node_type> types;
+  for (;;) {
+    types.push_back(isl_schedule_node_get_type(node.get()));
+    if (isl_schedule_node_n_children(node.get()) == 0)
+      return types;
+    node = node.child(0);
+  }
+}
+
 /// `for (i = 1; i < n; i++) A[i] = A[i - 1];`
 inline std::unique_ptr<polyhedral::Scop> recurrenceScop(isl::ctx ctx) {
   auto scop = newScop(ctx, {"n"}, "[n] -> { : }");

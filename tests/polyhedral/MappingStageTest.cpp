@@ -62,17 +62,6 @@ polyhedral::GpuMappingOptions noRegisterTiles() {
   return options;
 }
 
-/// The node types from `node` down its first children.
-std::vector<isl_schedule_node_type> spine(isl::schedule_node node) {
-  std::vector<isl_schedule_node_type> types;
-  for (;;) {
-    types.push_back(isl_schedule_node_get_type(node.get()));
-    if (isl_schedule_node_n_children(node.get()) == 0)
-      return types;
-    node = node.child(0);
-  }
-}
-
 /// The first node below `node` (itself included) of type `type`.
 isl::schedule_node firstOf(isl::schedule_node node,
                            isl_schedule_node_type type) {
